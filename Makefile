@@ -1,0 +1,58 @@
+# make test is the one command that checks everything: formatting, vet,
+# staticcheck and every test with the race detector. It installs what the
+# tests need (redis-server for the Redis store, chromium for the browser
+# tests) with apt-get when they are missing; a test that cannot find them
+# fails, it never skips.
+
+GO           ?= go
+GOBIN        := $(shell $(GO) env GOPATH)/bin
+STATICCHECK  := $(GOBIN)/staticcheck
+STATICCHECK_VERSION := v0.8.2
+FUZZTIME     ?= 5s
+
+.PHONY: test deps fmt-check vet staticcheck unit fuzz bench
+
+test: deps fmt-check vet staticcheck unit fuzz
+
+# deps installs the system packages the tests use, only when missing.
+deps:
+	@missing=""; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	if [ -f bench/go.mod ]; then cd bench && $(GO) vet ./...; fi
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+staticcheck: $(STATICCHECK)
+	$(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race -timeout 12m ./...
+
+# fuzz runs every fuzz target for FUZZTIME each: briefly in make test,
+# for hours by hand (make fuzz FUZZTIME=4h). Crashers land in testdata/fuzz.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+# bench runs rep beside its peers (separate module, see BENCHMARKS.md).
+bench:
+	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 3h ./...
