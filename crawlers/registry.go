@@ -1,0 +1,206 @@
+package crawlers
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Purpose says what a crawler fetches for.
+type Purpose string
+
+// Purposes used by the registry. Crawlers from the crawler-user-agents data
+// set get the purpose of their first tag (see [Crawler.Tags]).
+const (
+	PurposeSearch     Purpose = "search"      // search-engine indexing
+	PurposeAITraining Purpose = "ai-training" // collecting model training data
+	PurposeAISearch   Purpose = "ai-search"   // retrieval for AI answers and assistants
+	PurposeUserFetch  Purpose = "user-fetch"  // a fetch triggered by a person, not a crawl
+	PurposeAds        Purpose = "ads"         // ad quality and landing-page checks
+	PurposeMonitoring Purpose = "monitoring"  // uptime and performance monitoring
+	PurposeSEO        Purpose = "seo"         // SEO and marketing tools
+	PurposePreview    Purpose = "preview"     // link previews in social networks and chats
+	PurposeFeed       Purpose = "feed"        // feed readers
+	PurposeArchive    Purpose = "archive"     // web archives
+	PurposeResearch   Purpose = "research"    // academic crawlers
+	PurposeScanner    Purpose = "scanner"     // security scanners
+	PurposeLibrary    Purpose = "library"     // generic HTTP libraries and tools
+	PurposeAutomation Purpose = "automation"  // browser automation
+	PurposeAI         Purpose = "ai"          // an AI crawler of unstated use
+	PurposeOther      Purpose = "other"
+)
+
+// Obeys is the documented answer to "does it follow this rule?".
+type Obeys string
+
+// Values of [Obeys].
+const (
+	Yes     Obeys = "yes"
+	No      Obeys = "no"
+	Partial Obeys = "partial" // e.g. AdsBot ignores the * group
+	Unknown Obeys = "unknown"
+)
+
+// Method is how a crawler's identity can be proved.
+type Method string
+
+// Verification methods.
+const (
+	// MethodFCrDNS: forward-confirmed reverse DNS against Verification.RDNS.
+	MethodFCrDNS Method = "fcrdns"
+	// MethodRanges: membership in one of Verification.Lists.
+	MethodRanges Method = "ranges"
+	// MethodBoth: either forward-confirmed reverse DNS or a list proves it.
+	MethodBoth Method = "both"
+	// MethodRDNSOnly: only the reverse lookup is documented (Baidu); a
+	// matching PTR is weaker evidence than a verified identity.
+	MethodRDNSOnly Method = "rdns-only"
+	// MethodASN: only an AS number is published; it covers the whole
+	// operator, so the crawler is treated as unverifiable.
+	MethodASN Method = "asn"
+	// MethodNone: the operator publishes nothing to verify against.
+	MethodNone Method = "none"
+	// MethodTokenOnly: a robots.txt control token that never crawls; a
+	// request carrying it is forged.
+	MethodTokenOnly Method = "token-only"
+)
+
+// Source says where a crawler's entry comes from.
+type Source string
+
+// Sources of [Crawler] entries.
+const (
+	SourceRegistry Source = "registry"            // data/registry.json
+	SourceDataSet  Source = "crawler-user-agents" // data/crawler-user-agents.json
+)
+
+// Verification says how to prove a request came from the crawler.
+type Verification struct {
+	Method Method   `json:"method"`
+	RDNS   []string `json:"rdns,omitempty"`  // host name suffixes, matched at a dot boundary
+	Lists  []string `json:"lists,omitempty"` // IDs of IP-range lists (see [Lists])
+	ASN    []int    `json:"asn,omitempty"`   // autonomous systems (weak evidence)
+}
+
+// Crawler is one known crawler. Values are shared: do not modify them.
+type Crawler struct {
+	// Name is the crawler's canonical name, e.g. "Googlebot", "bingbot".
+	Name string `json:"name"`
+	// Tokens are the product tokens that identify it in a User-Agent
+	// header and in robots.txt user-agent lines.
+	Tokens []string `json:"tokens"`
+	// Operator is the organisation running it; empty for data-set entries.
+	Operator   string       `json:"operator,omitempty"`
+	Purpose    Purpose      `json:"purpose"`
+	RobotsTxt  Obeys        `json:"robots_txt"`
+	CrawlDelay Obeys        `json:"crawl_delay"`
+	Docs       string       `json:"docs,omitempty"` // the operator's documentation
+	Verify     Verification `json:"verify"`
+	Note       string       `json:"note,omitempty"`
+
+	// Source is SourceRegistry or SourceDataSet.
+	Source Source `json:"-"`
+	// Pattern is the data set's regular expression (data-set entries only).
+	Pattern string `json:"-"`
+	// Tags are the data set's tags, e.g. "seo", "ai-crawler".
+	Tags []string `json:"-"`
+}
+
+// TokenOnly reports whether the crawler is a robots.txt control token that
+// never appears in a genuine request.
+func (c *Crawler) TokenOnly() bool { return c.Verify.Method == MethodTokenOnly }
+
+// List is an operator's published IP-range file.
+type List struct {
+	ID       string   `json:"id"`
+	Operator string   `json:"operator"`
+	URL      string   `json:"url"`
+	Replaces []string `json:"replaces,omitempty"` // retired URLs that must not be used
+	// Weak lists prove the request came from the operator's cloud, not
+	// from the operator (Google's user-triggered-fetchers.json).
+	Weak bool   `json:"weak,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+//go:embed data/registry.json
+var registryJSON []byte
+
+type registryFile struct {
+	Comment  string     `json:"comment"`
+	Lists    []*List    `json:"lists"`
+	Crawlers []*Crawler `json:"crawlers"`
+}
+
+var reg = mustLoad(registryJSON)
+
+type registry struct {
+	crawlers []*Crawler
+	lists    []*List
+	byName   map[string]*Crawler // lower-case name and tokens
+	listByID map[string]*List
+}
+
+func mustLoad(data []byte) *registry {
+	r, err := load(data)
+	if err != nil {
+		panic("crawlers: embedded registry: " + err.Error())
+	}
+	return r
+}
+
+func load(data []byte) (*registry, error) {
+	var f registryFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	r := &registry{
+		crawlers: f.Crawlers,
+		lists:    f.Lists,
+		byName:   make(map[string]*Crawler),
+		listByID: make(map[string]*List),
+	}
+	for _, l := range f.Lists {
+		if _, dup := r.listByID[l.ID]; dup {
+			return nil, fmt.Errorf("list %q defined twice", l.ID)
+		}
+		r.listByID[l.ID] = l
+	}
+	for _, c := range f.Crawlers {
+		c.Source = SourceRegistry
+		for _, k := range append([]string{c.Name}, c.Tokens...) {
+			k = strings.ToLower(k)
+			if o, dup := r.byName[k]; dup && o != c {
+				return nil, fmt.Errorf("crawler %q: name or token %q already used by %q", c.Name, k, o.Name)
+			}
+			r.byName[k] = c
+		}
+		for _, id := range c.Verify.Lists {
+			if r.listByID[id] == nil {
+				return nil, fmt.Errorf("crawler %q: unknown list %q", c.Name, id)
+			}
+		}
+	}
+	return r, nil
+}
+
+// All returns the registry's crawlers in file order.
+func All() []*Crawler { return reg.crawlers }
+
+// ByName returns the registry crawler with the given name or product token,
+// compared case-insensitively.
+func ByName(name string) (*Crawler, bool) {
+	c, ok := reg.byName[strings.ToLower(name)]
+	return c, ok
+}
+
+// Lists returns the IP-range lists the registry refers to.
+func Lists() []*List { return reg.lists }
+
+// ListByID returns the list with the given ID.
+func ListByID(id string) (*List, bool) {
+	l, ok := reg.listByID[id]
+	return l, ok
+}

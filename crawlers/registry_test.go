@@ -1,0 +1,152 @@
+package crawlers
+
+import (
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+var purposes = map[Purpose]bool{
+	PurposeSearch: true, PurposeAITraining: true, PurposeAISearch: true, PurposeUserFetch: true,
+	PurposeAds: true, PurposeMonitoring: true, PurposeSEO: true, PurposePreview: true,
+	PurposeFeed: true, PurposeArchive: true, PurposeResearch: true, PurposeScanner: true,
+	PurposeLibrary: true, PurposeAutomation: true, PurposeAI: true, PurposeOther: true,
+}
+
+var obeys = map[Obeys]bool{Yes: true, No: true, Partial: true, Unknown: true}
+
+func checkHTTPS(t *testing.T, what, raw string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		t.Errorf("%s: URL %q is not an absolute https URL", what, raw)
+	}
+}
+
+// TestRegistryComplete checks every registry entry has every field, every
+// URL is https and each verification method carries exactly the evidence
+// it needs.
+func TestRegistryComplete(t *testing.T) {
+	if len(All()) == 0 || len(Lists()) == 0 {
+		t.Fatal("empty registry")
+	}
+	used := map[string]bool{}
+	for _, c := range All() {
+		what := "crawler " + c.Name
+		if c.Name == "" || len(c.Tokens) == 0 || c.Operator == "" {
+			t.Errorf("%s: name, tokens and operator are required: %+v", what, c)
+		}
+		for _, tok := range c.Tokens {
+			if tok == "" || strings.ContainsAny(tok, " /;()") {
+				t.Errorf("%s: bad product token %q", what, tok)
+			}
+		}
+		if !purposes[c.Purpose] {
+			t.Errorf("%s: unknown purpose %q", what, c.Purpose)
+		}
+		if !obeys[c.RobotsTxt] || !obeys[c.CrawlDelay] {
+			t.Errorf("%s: robots_txt %q / crawl_delay %q not yes, no, partial or unknown", what, c.RobotsTxt, c.CrawlDelay)
+		}
+		checkHTTPS(t, what, c.Docs)
+		v := c.Verify
+		hasRDNS, hasLists, hasASN := len(v.RDNS) > 0, len(v.Lists) > 0, len(v.ASN) > 0
+		var want [3]bool // rdns, lists, asn
+		switch v.Method {
+		case MethodFCrDNS, MethodRDNSOnly:
+			want = [3]bool{true, false, false}
+		case MethodRanges:
+			want = [3]bool{false, true, false}
+		case MethodBoth:
+			want = [3]bool{true, true, false}
+		case MethodASN:
+			want = [3]bool{false, false, true}
+		case MethodNone, MethodTokenOnly:
+		default:
+			t.Errorf("%s: unknown verification method %q", what, v.Method)
+		}
+		if got := [3]bool{hasRDNS, hasLists, hasASN}; got != want {
+			t.Errorf("%s: method %q has rdns/lists/asn %v, want %v", what, v.Method, got, want)
+		}
+		for _, s := range v.RDNS {
+			if s != strings.ToLower(s) || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || !strings.Contains(s, ".") {
+				t.Errorf("%s: rDNS suffix %q must be a lower-case domain without leading or trailing dot", what, s)
+			}
+		}
+		for _, id := range v.Lists {
+			l, ok := ListByID(id)
+			if !ok {
+				t.Errorf("%s: unknown list %q", what, id)
+				continue
+			}
+			if l.Operator != c.Operator {
+				t.Errorf("%s: list %q belongs to %q, not %q", what, id, l.Operator, c.Operator)
+			}
+			used[id] = true
+		}
+		if c.Source != SourceRegistry {
+			t.Errorf("%s: source %q", what, c.Source)
+		}
+	}
+	for _, l := range Lists() {
+		what := "list " + l.ID
+		if l.ID == "" || l.Operator == "" {
+			t.Errorf("%s: id and operator are required", what)
+		}
+		checkHTTPS(t, what, l.URL)
+		for _, r := range l.Replaces {
+			checkHTTPS(t, what+" (replaces)", r)
+		}
+		if !used[l.ID] && !l.Weak {
+			t.Errorf("%s: no crawler uses it", what)
+		}
+	}
+}
+
+// TestRegistryOperators checks the operators the research note requires.
+func TestRegistryOperators(t *testing.T) {
+	ops := map[string]bool{}
+	for _, c := range All() {
+		ops[c.Operator] = true
+	}
+	for _, op := range []string{"Google", "Microsoft", "Yandex", "Baidu", "Apple", "DuckDuckGo", "OpenAI",
+		"Anthropic", "Common Crawl", "Perplexity", "Meta", "Amazon", "Mistral AI", "ByteDance"} {
+		if !ops[op] {
+			t.Errorf("operator %q missing from the registry", op)
+		}
+	}
+	for _, name := range []string{"Google-Extended", "Applebot-Extended"} {
+		c, ok := ByName(name)
+		if !ok || !c.TokenOnly() {
+			t.Errorf("%s must be a token-only entry, got %+v", name, c)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for _, tc := range []struct{ name, json, want string }{
+		{"syntax", `{`, "unexpected EOF"},
+		{"unknown field", `{"crawlers":[{"nmae":"x"}]}`, "unknown field"},
+		{"dup list", `{"lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
+		{"dup token", `{"crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
+		{"unknown list", `{"crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := load([]byte(tc.json))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("load(%s) = %v, want error containing %q", tc.json, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDataSetLicence checks the vendored data set keeps its MIT licence.
+func TestDataSetLicence(t *testing.T) {
+	b, err := os.ReadFile("data/crawler-user-agents.LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "MIT License") || !strings.Contains(string(b), "Monperrus") {
+		t.Errorf("data/crawler-user-agents.LICENSE is not the data set's MIT licence")
+	}
+}
