@@ -1,0 +1,297 @@
+package robotstxt
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Agent is the view of a File for one crawler: the group it obeys, resolved
+// once. Create it with File.Agent and keep it; Check is the hot path.
+type Agent struct {
+	f *File
+	e *agentEntry // nil: no group applies
+	m GroupMatch
+}
+
+// Agent resolves the group a crawler obeys. names is a fallback chain of
+// product tokens, most specific first (e.g. "Googlebot-Image",
+// "Googlebot"): the first one that a group names wins; when none does, the
+// "*" group applies (RFC 9309 §2.2.1). A full User-Agent header may be given
+// in place of a token; it is reduced with ProductToken. Tokens are compared
+// case-insensitively and exactly, never by prefix or substring.
+func (f *File) Agent(names ...string) *Agent { return f.agent(names, true) }
+
+// AgentExplicit is Agent without the "*" fallback, for crawlers documented
+// to ignore the "*" group (Google's AdsBot, for example): when no group
+// names the crawler, no rule applies to it.
+func (f *File) AgentExplicit(names ...string) *Agent { return f.agent(names, false) }
+
+// Star is the view of the "*" groups, as obeyed by a crawler that no group
+// names.
+func (f *File) Star() *Agent { return f.agent(nil, true) }
+
+func (f *File) agent(names []string, star bool) *Agent {
+	a := &Agent{f: f}
+	for i, n := range names {
+		if e := f.find(ProductToken(n)); e != nil {
+			a.e = e
+			a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: e.lines}
+			if i > 0 {
+				a.m.Via = ViaFallback
+			}
+			return a
+		}
+	}
+	if star && f.star.found {
+		a.e = &f.star
+		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
+	}
+	return a
+}
+
+// find returns the entry for a token, comparing case-insensitively.
+func (f *File) find(tok string) *agentEntry {
+	lo, hi := 0, len(f.agents)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if compareFold(f.agents[m].token, tok) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(f.agents) && compareFold(f.agents[lo].token, tok) == 0 {
+		return &f.agents[lo]
+	}
+	return nil
+}
+
+// compareFold compares a lower-case token with s, folding s's ASCII case.
+func compareFold(lowerTok, s string) int {
+	n := min(len(lowerTok), len(s))
+	for i := 0; i < n; i++ {
+		a, b := lowerTok[i], lower(s[i])
+		if a != b {
+			if a < b {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(lowerTok) - len(s)
+}
+
+// ProductToken reduces a crawler name to the product token matched against
+// user-agent lines. A plain name is returned unchanged (Google compares the
+// caller's name as given). A full User-Agent header, recognised by a '/',
+// ';' or '(' in it, is reduced to its crawler's token: the product after
+// "compatible;" when there is one (Mozilla/5.0 (compatible;
+// Googlebot/2.1; ...) → Googlebot), else the first product that is not
+// "Mozilla" (Googlebot-Image/1.0 → Googlebot-Image).
+func ProductToken(name string) string {
+	if !strings.ContainsAny(name, "/;(") {
+		return name
+	}
+	if i := indexFold(name, "compatible;"); i >= 0 {
+		if t := productAt(name[i+len("compatible;"):]); t != "" {
+			return t
+		}
+	}
+	rest := name
+	first := ""
+	for rest != "" {
+		t := productAt(rest)
+		if t != "" {
+			if first == "" {
+				first = t
+			}
+			if !strings.EqualFold(t, "Mozilla") {
+				return t
+			}
+		}
+		// Skip this product and any comment after it.
+		k := strings.IndexAny(rest, " (")
+		if k < 0 {
+			break
+		}
+		if rest[k] == '(' {
+			c := strings.IndexByte(rest[k:], ')')
+			if c < 0 {
+				break
+			}
+			k += c
+		}
+		rest = rest[k+1:]
+	}
+	if first != "" {
+		return first
+	}
+	return name
+}
+
+// productAt returns the product name at the start of s (after blanks): the
+// text up to '/', ';', ')', '(' or a blank.
+func productAt(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	end := strings.IndexAny(s, "/;)( \t")
+	if end < 0 {
+		end = len(s)
+	}
+	return s[:end]
+}
+
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Group returns the group this agent obeys and why it was chosen.
+func (a *Agent) Group() GroupMatch { return a.m }
+
+// Rules returns the rules in force for this agent: the rules of every group
+// merged into its group, in file order.
+func (a *Agent) Rules() []Rule {
+	if a.e == nil {
+		return nil
+	}
+	var rs []Rule
+	for _, g := range a.e.groups {
+		rs = append(rs, a.f.groups[g].Rules...)
+	}
+	return rs
+}
+
+// Check decides whether the agent may fetch rawurl: an absolute URL or a
+// path ("/x?y"). The URL is matched as given apart from the profile's
+// normalisation: Google's profile expects the caller to send it
+// %-encoded, as a crawler requests it. Check does not allocate when the
+// path is at most 2 KiB.
+func (a *Agent) Check(rawurl string) Decision {
+	var buf [2 * pathBufSize]byte
+	return a.check(rawurl, buf[:])
+}
+
+// Allowed is Check(rawurl).Allowed.
+func (a *Agent) Allowed(rawurl string) bool { return a.Check(rawurl).Allowed }
+
+func (a *Agent) check(rawurl string, buf []byte) Decision {
+	f := a.f
+	path := pathOf(rawurl, buf[:pathBufSize])
+	d := Decision{Allowed: true, Group: a.m}
+	if path == "/robots.txt" || strings.HasPrefix(path, "/robots.txt?") {
+		d.Reason = RobotsTxt
+		return d
+	}
+	if a.e == nil || a.e.idx == nil {
+		return d
+	}
+	if f.profile == RFC9309 {
+		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
+	}
+	m := a.e.idx.lookup(f.arena, f.rules, path)
+	if m.r < 0 {
+		return d
+	}
+	r := &f.rules[m.r]
+	id := uint32(m.r)
+	if r.flags&fIndex != 0 {
+		id-- // the synthetic rule follows the rule it was made from
+	}
+	d.Rule = Rule{Allow: r.flags&fAllow != 0, Line: int(r.line), Pattern: f.pattern(id)}
+	switch {
+	case r.n == 0:
+		d.Reason = EmptyRuleMatched
+	case r.flags&fIndex != 0:
+		d.Reason = IndexHTML
+	default:
+		d.Reason = RuleMatched
+		d.Allowed = d.Rule.Allow
+	}
+	return d
+}
+
+// pattern returns rule id's pattern as written.
+func (f *File) pattern(id uint32) string {
+	r := &f.rules[id]
+	if r.flags&fRaw != 0 {
+		return f.raw[id]
+	}
+	return f.arena[r.off : r.off+r.n]
+}
+
+// Check is f.Agent(agent).Check(rawurl) without building an Agent: it
+// resolves the group on every call. Keep an Agent for repeated checks.
+func (f *File) Check(agent, rawurl string) Decision {
+	a := Agent{f: f}
+	if e := f.find(ProductToken(agent)); e != nil {
+		a.e = e
+		a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: e.lines}
+	} else if f.star.found {
+		a.e = &f.star
+		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
+	}
+	var buf [2 * pathBufSize]byte
+	return a.check(rawurl, buf[:])
+}
+
+// Profile returns the profile the file was parsed with.
+func (f *File) Profile() Profile { return f.profile }
+
+// Groups returns the groups as written, in file order.
+func (f *File) Groups() []Group { return f.groups }
+
+// Sitemaps returns the Sitemap lines, in file order.
+func (f *File) Sitemaps() []Sitemap { return f.sitemaps }
+
+// Unknown returns the lines with keys rep does not interpret.
+func (f *File) Unknown() []Unknown { return f.unknown }
+
+// Diagnostics returns the problems found while parsing, in line order.
+func (f *File) Diagnostics() []Diagnostic { return f.diags }
+
+// Size returns the size of the input in bytes.
+func (f *File) Size() int { return f.size }
+
+// Truncated reports whether the input was over the size limit; ParsedBytes
+// is then how much of it was read.
+func (f *File) Truncated() bool { return f.limited }
+
+// ParsedBytes returns how many bytes of the input were read.
+func (f *File) ParsedBytes() int { return f.parsedLen }
+
+// Agents returns the product tokens the file names (lower-cased, as
+// matched), without "*".
+func (f *File) Agents() []string {
+	out := make([]string, len(f.agents))
+	for i, e := range f.agents {
+		out[i] = e.token
+	}
+	return out
+}
+
+func firstInvalidUTF8(data []byte, from int) (line, col int) {
+	line, ls := 1, 0
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c == '\n' || (c == '\r' && (i+1 >= len(data) || data[i+1] != '\n')) {
+			line++
+			ls = i + 1
+			i++
+			continue
+		}
+		if i < from || c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line, i - ls + 1
+		}
+		i += n
+	}
+	return line, 1
+}

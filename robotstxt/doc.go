@@ -1,0 +1,65 @@
+// Package robotstxt parses robots.txt files and answers whether a crawler may
+// fetch a URL, exactly as Google's production parser does (the default
+// profile) or as RFC 9309 specifies (the [RFC9309] profile).
+//
+// Parse once, query many times:
+//
+//	f := robotstxt.Parse(body)          // never fails; see f.Diagnostics()
+//	a := f.Agent("Googlebot-Image", "Googlebot") // fallback chain, then "*"
+//	d := a.Check("https://example.com/private/x")
+//	if !d.Allowed {
+//		fmt.Println("blocked by line", d.Rule.Line, d.Rule) // Disallow: /private
+//	}
+//
+// A parsed [File] is immutable and safe for concurrent use; [Agent.Check]
+// does not allocate for URLs up to 2 KiB.
+//
+// # What is implemented
+//
+//   - RFC 9309 §2.1–2.2: groups of one or more user-agent lines; groups
+//     naming the same product token are merged (§2.2.1); a crawler obeys only
+//     its own groups, else the "*" groups; allow/disallow rules with "*" and
+//     a final "$" (§2.2.3); the longest match wins and allow wins a tie
+//     (§2.2.2); "/robots.txt" itself is always allowed (§2.2.2).
+//   - Google's leniency (google/robotstxt, robots.cc): a UTF-8 byte order
+//     mark, even a partial one, skipped at the start; CR, LF and CRLF line
+//     ends; lines cut at 16,664 bytes; a NUL byte ends a line; keys matched
+//     case-insensitively by prefix with Google's accepted typos; a missing
+//     colon accepted when the line has exactly two words; product tokens cut
+//     at the first character outside [A-Za-z_-]; non-ASCII bytes in patterns
+//     percent-encoded and %xx escapes upper-cased; "Allow: /x/index.html"
+//     also allows "/x/".
+//   - A size limit (default 500 KiB, RFC 9309 §2.5 and Google's documented
+//     limit) applied at a line boundary, with a diagnostic.
+//   - Extensions, typed and exposed with their line numbers without changing
+//     allow/deny: Sitemap, Crawl-delay, Request-rate, Visit-time, Host,
+//     Clean-param (Yandex), Content-Signal (Cloudflare) and Content-Usage
+//     (IETF aipref). Other lines are kept as [Unknown] records.
+//
+// # Profiles
+//
+// [Google] (the default) answers as google/robotstxt does, line for line.
+// [RFC9309] answers as the RFC says where Google departs from it:
+//
+//   - %-encoded unreserved octets in the URL and the pattern are decoded
+//     (§2.2.2: "/%62%61%7A" matches "baz"); Google compares them as written.
+//   - In the query, the gen-delims ":" "/" "?" "@" "[" "]" inside keys and
+//     values are %-encoded before comparison (§2.2.2's example:
+//     "?baz=https://foo.bar" is matched as "?baz=https%3A%2F%2Ffoo.bar").
+//     The RFC does not say which reserved characters it means; encoding the
+//     gen-delims but not "&" and "=", which give the query its structure, is
+//     our reading of its one example.
+//   - "%2A" and "%24" in a pattern match a literal "*" and "$" (§2.2.3);
+//     Google treats them as plain text that never matches those characters.
+//   - Non-ASCII bytes in the URL are %-encoded before comparison; Google
+//     expects the caller to send an encoded URL.
+//   - Google's "index.html" rule is not applied.
+//
+// # Linear time
+//
+// Matching never backtracks: literal rules are found by binary search over
+// their sorted prefixes and a chain of prefix links (cost independent of the
+// rule count apart from a logarithm), and wildcard rules are matched by a
+// greedy leftmost segment search, which is exact for patterns made only of
+// "*" and a final "$". No regular expressions are used.
+package robotstxt

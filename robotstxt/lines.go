@@ -1,0 +1,365 @@
+package robotstxt
+
+import (
+	"bytes"
+	"iter"
+)
+
+// Key is the kind of a robots.txt line, as recognised from its key.
+type Key uint8
+
+const (
+	KeyNone          Key = iota // blank or comment-only line
+	KeyInvalid                  // text with no usable "key: value" shape; ignored
+	KeyUserAgent                // user-agent (also Google's typos useragent, user agent)
+	KeyAllow                    // allow
+	KeyDisallow                 // disallow (also Google's typos)
+	KeySitemap                  // sitemap (also site-map)
+	KeyCrawlDelay               // crawl-delay
+	KeyRequestRate              // request-rate
+	KeyVisitTime                // visit-time
+	KeyHost                     // host (Yandex, deprecated)
+	KeyCleanParam               // clean-param (Yandex)
+	KeyContentSignal            // content-signal (Cloudflare)
+	KeyContentUsage             // content-usage (IETF aipref)
+	KeyUnknown                  // any other key; kept as an Unknown record
+)
+
+var keyNames = [...]string{
+	KeyNone: "", KeyInvalid: "", KeyUserAgent: "User-agent", KeyAllow: "Allow",
+	KeyDisallow: "Disallow", KeySitemap: "Sitemap", KeyCrawlDelay: "Crawl-delay",
+	KeyRequestRate: "Request-rate", KeyVisitTime: "Visit-time", KeyHost: "Host",
+	KeyCleanParam: "Clean-param", KeyContentSignal: "Content-Signal",
+	KeyContentUsage: "Content-Usage", KeyUnknown: "",
+}
+
+// String returns the canonical spelling of the key ("Disallow"), or "" for
+// KeyNone, KeyInvalid and KeyUnknown.
+func (k Key) String() string {
+	if int(k) < len(keyNames) {
+		return keyNames[k]
+	}
+	return ""
+}
+
+// Line is one line of a robots.txt file as the parser read it. It is what
+// tools that report on the file (a linter, an editor) need; matching uses a
+// compact form built from it.
+type Line struct {
+	Num    int // 1-based line number
+	Offset int // byte offset of the line in the input
+	// Text is the line as read: without its line end, cut at MaxLineBytes.
+	Text    string
+	Key     Key
+	KeyText string // the key as written
+	Value   string // the value as written, comment and surrounding blanks removed
+	// KeyCol and ValueCol are 1-based byte columns of KeyText and Value
+	// (ValueCol points after the separator when Value is empty).
+	KeyCol, ValueCol int
+	// Comment is the text after '#', without the '#'.
+	Comment string
+	// Typo is set when the key was accepted although it is not the exact
+	// directive name: one of Google's accepted misspellings, or a longer word
+	// that starts with the name ("disallowed"), which Google also accepts.
+	Typo bool
+	// NoColon is set when blanks stood in for the missing ':' (Google
+	// accepts that when the line has exactly two words).
+	NoColon bool
+	// Cut is set when the line was longer than MaxLineBytes.
+	Cut bool
+	// NUL is set when the line held a NUL byte: Google's parser ignores the
+	// rest of the line after it, and so does this one.
+	NUL bool
+	// End is the line terminator: "\n", "\r\n", "\r", or "" on the last line.
+	End string
+}
+
+// Lines returns the lines of data as Parse reads them, with the same BOM,
+// line-end, size-limit and cutting rules. The Offset and Text of each line
+// index into data.
+func Lines(data []byte, o Options) iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		s := string(data) // one copy so that every Line's strings share it
+		scan(data, o.maxBytes(), func(r *rawLine) bool {
+			return yield(r.line(s))
+		})
+	}
+}
+
+// rawLine is a line located in the input by offsets, so the parser's hot
+// loop creates no strings.
+type rawLine struct {
+	num, off, end     int // content is data[off:end] (cut, NUL removed)
+	full              int // end of the uncut line
+	termLen           int
+	key               Key
+	keyOff, keyEnd    int
+	valOff, valEnd    int
+	hash              int // offset of '#', or -1
+	typo, noColon     bool
+	cut, nul, invalid bool
+}
+
+func (r *rawLine) line(s string) Line {
+	l := Line{
+		Num: r.num, Offset: r.off, Text: s[r.off:r.end], Key: r.key,
+		Typo: r.typo, NoColon: r.noColon, Cut: r.cut, NUL: r.nul,
+	}
+	if r.key != KeyNone && r.key != KeyInvalid {
+		l.KeyText = s[r.keyOff:r.keyEnd]
+		l.Value = s[r.valOff:r.valEnd]
+		l.KeyCol = r.keyOff - r.off + 1
+		l.ValueCol = r.valOff - r.off + 1
+	}
+	if r.hash >= 0 {
+		l.Comment = s[r.hash+1 : r.end]
+	}
+	switch r.termLen {
+	case 1:
+		l.End = s[r.full : r.full+1]
+	case 2:
+		l.End = "\r\n"
+	}
+	return l
+}
+
+var bom = [3]byte{0xEF, 0xBB, 0xBF}
+
+// scanResult tells what scan did with the input as a whole.
+type scanResult struct {
+	bomLen    int  // bytes of (possibly partial) BOM skipped at the start
+	limited   bool // input was longer than the limit
+	parsedLen int  // bytes read, up to the last line end within the limit
+}
+
+// scan splits data into lines as Google's parser does and classifies each
+// one. It stops early when yield returns false.
+func scan(data []byte, limit int, yield func(*rawLine) bool) scanResult {
+	var res scanResult
+	// A UTF-8 byte order mark, even a partial one, is skipped at the start
+	// only (robots.cc skips the longest BOM prefix).
+	for res.bomLen < len(bom) && res.bomLen < len(data) && data[res.bomLen] == bom[res.bomLen] {
+		res.bomLen++
+	}
+	if len(data) > limit {
+		res.limited = true
+		// Stop at a line boundary: keep through the last CR or LF before
+		// the limit (RFC 9309 §2.5; a rule is never cut in half).
+		cut := lastLineEnd(data[:limit])
+		if cut < res.bomLen {
+			cut = res.bomLen
+		}
+		data = data[:cut]
+	}
+	res.parsedLen = len(data)
+	var r rawLine
+	i := res.bomLen
+	num := 0
+	for {
+		j := i
+		rest := data[i:]
+		nl := bytes.IndexByte(rest, '\n')
+		var cr int
+		if nl >= 0 {
+			cr = bytes.IndexByte(rest[:nl], '\r')
+		} else {
+			cr = bytes.IndexByte(rest, '\r')
+		}
+		term := 0
+		switch {
+		case cr >= 0:
+			j = i + cr
+			term = 1
+			if j+1 < len(data) && data[j+1] == '\n' {
+				term = 2
+			}
+		case nl >= 0:
+			j = i + nl
+			term = 1
+		default:
+			j = len(data)
+		}
+		num++
+		r = rawLine{num: num, off: i, full: j, termLen: term, hash: -1}
+		classify(data, &r)
+		if !yield(&r) {
+			return res
+		}
+		if term == 0 {
+			return res
+		}
+		i = j + term
+	}
+}
+
+func lastLineEnd(b []byte) int {
+	for k := len(b) - 1; k >= 0; k-- {
+		if b[k] == '\n' || b[k] == '\r' {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+func isSpace(c byte) bool {
+	// absl::ascii_isspace: space, \t, \n, \v, \f, \r.
+	return c == ' ' || (c >= '\t' && c <= '\r')
+}
+
+// classify fills in the key and value of r, as GetKeyAndValueFrom in
+// robots.cc does.
+func classify(data []byte, r *rawLine) {
+	end := r.full
+	if end-r.off > MaxLineBytes {
+		end = r.off + MaxLineBytes
+		r.cut = true
+	}
+	if k := bytes.IndexByte(data[r.off:end], 0); k >= 0 {
+		// Google keeps each line in a C string: a NUL ends it.
+		end = r.off + k
+		r.nul = true
+	}
+	r.end = end
+	lo, hi := r.off, end
+	if k := bytes.IndexByte(data[lo:hi], '#'); k >= 0 {
+		r.hash = lo + k
+		hi = lo + k
+	}
+	for lo < hi && isSpace(data[lo]) {
+		lo++
+	}
+	for hi > lo && isSpace(data[hi-1]) {
+		hi--
+	}
+	if lo == hi {
+		r.key = KeyNone
+		return
+	}
+	line := data[lo:hi]
+	sep := bytes.IndexByte(line, ':')
+	if sep < 0 {
+		// Google accepts blanks for a missing colon when the line has
+		// exactly two words ("Disallow /x").
+		w := bytes.IndexAny(line, " \t")
+		if w >= 0 {
+			v := w
+			for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+				v++
+			}
+			if bytes.IndexAny(line[v:], " \t") < 0 {
+				sep = w
+				r.noColon = true
+			}
+		}
+	}
+	if sep < 0 {
+		r.key = KeyInvalid
+		return
+	}
+	ke := lo + sep
+	for ke > lo && isSpace(data[ke-1]) {
+		ke--
+	}
+	if ke == lo {
+		r.key = KeyInvalid
+		r.noColon = false
+		return
+	}
+	vo := lo + sep + 1
+	for vo < hi && isSpace(data[vo]) {
+		vo++
+	}
+	r.keyOff, r.keyEnd, r.valOff, r.valEnd = lo, ke, vo, hi
+	r.key, r.typo = keyOf(data[lo:ke])
+}
+
+// keyOf recognises a key the way robots.cc does: case-insensitively and by
+// prefix for the four keys Google supports, with its accepted typos; the
+// extensions only by their exact names (and a few common variants).
+func keyOf(k []byte) (Key, bool) {
+	if len(k) == 0 {
+		return KeyUnknown, false
+	}
+	switch k[0] | 0x20 {
+	case 'u':
+		switch {
+		case hasPrefixFold(k, "user-agent"):
+			return KeyUserAgent, len(k) != len("user-agent")
+		case hasPrefixFold(k, "useragent"), hasPrefixFold(k, "user agent"):
+			return KeyUserAgent, true
+		}
+	case 'a':
+		if hasPrefixFold(k, "allow") {
+			return KeyAllow, len(k) != len("allow")
+		}
+	case 'd':
+		if hasPrefixFold(k, "disallow") {
+			return KeyDisallow, len(k) != len("disallow")
+		}
+		for _, t := range disallowTypos {
+			if hasPrefixFold(k, t) {
+				return KeyDisallow, true
+			}
+		}
+	case 's':
+		if hasPrefixFold(k, "sitemap") {
+			return KeySitemap, len(k) != len("sitemap")
+		}
+		if hasPrefixFold(k, "site-map") {
+			return KeySitemap, true
+		}
+	case 'c':
+		switch {
+		case equalFold(k, "crawl-delay"):
+			return KeyCrawlDelay, false
+		case equalFold(k, "crawldelay"), equalFold(k, "crawl delay"), equalFold(k, "crawl_delay"):
+			return KeyCrawlDelay, true
+		case equalFold(k, "clean-param"):
+			return KeyCleanParam, false
+		case equalFold(k, "content-signal"):
+			return KeyContentSignal, false
+		case equalFold(k, "content-usage"):
+			return KeyContentUsage, false
+		}
+	case 'r':
+		if equalFold(k, "request-rate") {
+			return KeyRequestRate, false
+		}
+	case 'v':
+		if equalFold(k, "visit-time") {
+			return KeyVisitTime, false
+		}
+	case 'h':
+		if equalFold(k, "host") {
+			return KeyHost, false
+		}
+	}
+	return KeyUnknown, false
+}
+
+var disallowTypos = [...]string{"dissallow", "dissalow", "disalow", "diasllow", "disallaw"}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether b starts with the lower-case ASCII prefix p,
+// ignoring ASCII case.
+func hasPrefixFold(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lower(b[i]) != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalFold(b []byte, p string) bool {
+	return len(b) == len(p) && hasPrefixFold(b, p)
+}

@@ -1,0 +1,189 @@
+package robotstxt
+
+import (
+	"slices"
+	"strings"
+)
+
+// rule is the compact form of one allow or disallow rule. Its pattern (as
+// compared: escaped, normalised) lives in the file's arena.
+type rule struct {
+	off   uint32 // pattern in arena
+	n     uint32 // pattern length = match priority (RFC 9309 §2.2.2: octets)
+	line  uint32
+	head  uint32 // length of the literal head: up to the first '*', without a final '$'
+	flags uint8
+}
+
+const (
+	fAllow  = 1 << iota
+	fWild   // the pattern has a '*'
+	fAnchor // the pattern ends with '$'
+	fIndex  // synthetic "/dir/$" made from "Allow: /dir/index.html"
+	fRaw    // the pattern as written differs from the compared form
+)
+
+// index finds the longest match among one merged group's rules. keys are
+// the distinct literal heads, sorted; each key lists its rules from the
+// highest priority down, and links to the longest other key that is a
+// prefix of it. Every key that is a prefix of a path is then on the parent
+// chain of the greatest key ≤ that path, so a lookup is one binary search
+// plus a short walk up the chain.
+type index struct {
+	keys  []ikey
+	order []uint32 // rule numbers, grouped by key
+}
+
+type ikey struct {
+	off, n      uint32 // the head, in arena
+	first, last uint32 // order[first:last]
+	parent      int32
+}
+
+// match is the best rule found so far.
+type match struct {
+	r  int32 // rule number, -1 for none
+	n  uint32
+	al bool
+	ln uint32
+}
+
+// better reports whether rule x beats the current best m: longer pattern,
+// then allow over disallow (RFC 9309 §2.2.2 "SHOULD"), then the earlier
+// line (Google keeps the first rule it meets at a given priority).
+func (m *match) better(x *rule) bool {
+	if m.r < 0 || x.n > m.n {
+		return true
+	}
+	if x.n < m.n {
+		return false
+	}
+	al := x.flags&fAllow != 0
+	if al != m.al {
+		return al
+	}
+	return x.line < m.ln
+}
+
+func buildIndex(arena string, rules []rule, ids []uint32) *index {
+	ix := &index{order: ids}
+	head := func(id uint32) string {
+		r := &rules[id]
+		return arena[r.off : r.off+r.head]
+	}
+	slices.SortFunc(ids, func(a, b uint32) int {
+		if c := strings.Compare(head(a), head(b)); c != 0 {
+			return c
+		}
+		ra, rb := &rules[a], &rules[b]
+		switch {
+		case ra.n != rb.n:
+			return int(rb.n) - int(ra.n)
+		case ra.flags&fAllow != rb.flags&fAllow:
+			return int(rb.flags&fAllow) - int(ra.flags&fAllow)
+		}
+		return int(ra.line) - int(rb.line)
+	})
+	var stack []int32
+	for i := 0; i < len(ids); {
+		h := head(ids[i])
+		j := i + 1
+		for j < len(ids) && head(ids[j]) == h {
+			j++
+		}
+		r := &rules[ids[i]]
+		k := ikey{off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
+		for len(stack) > 0 {
+			top := &ix.keys[stack[len(stack)-1]]
+			if strings.HasPrefix(h, arena[top.off:top.off+top.n]) {
+				k.parent = stack[len(stack)-1]
+				break
+			}
+			stack = stack[:len(stack)-1]
+		}
+		stack = append(stack, int32(len(ix.keys)))
+		ix.keys = append(ix.keys, k)
+		i = j
+	}
+	ix.keys = slices.Clip(ix.keys)
+	return ix
+}
+
+// lookup returns the best rule of ix matching path.
+func (ix *index) lookup(arena string, rules []rule, path string) match {
+	best := match{r: -1}
+	keys := ix.keys
+	// Greatest key ≤ path.
+	lo, hi := 0, len(keys)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		k := &keys[m]
+		if arena[k.off:k.off+k.n] <= path {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := int32(lo - 1)
+	for i >= 0 {
+		k := &keys[i]
+		if strings.HasPrefix(path, arena[k.off:k.off+k.n]) {
+			break
+		}
+		i = k.parent
+	}
+	for i >= 0 {
+		k := &keys[i]
+		rest := path[k.n:]
+		for _, id := range ix.order[k.first:k.last] {
+			r := &rules[id]
+			if !best.better(r) {
+				// Rules under a key come best first: none of the rest can win.
+				break
+			}
+			if r.flags&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+r.head:r.off+r.n]) {
+				continue
+			}
+			best = match{r: int32(id), n: r.n, al: r.flags&fAllow != 0, ln: r.line}
+			break
+		}
+		i = k.parent
+	}
+	return best
+}
+
+// globRest matches the rest of a path against the rest of a pattern after
+// their common literal head: pat is empty, "$", or starts with '*'. The
+// pattern matches a prefix of the path unless it ends with '$'. Greedy
+// leftmost placement of each '*'-separated segment is exact for such
+// patterns and linear in the path: it never backtracks.
+func globRest(path, pat string) bool {
+	anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+	if anchored {
+		pat = pat[:len(pat)-1]
+	}
+	if pat == "" {
+		return !anchored || path == ""
+	}
+	// pat starts with '*'.
+	for {
+		pat = pat[1:]
+		j := strings.IndexByte(pat, '*')
+		if j < 0 {
+			if anchored {
+				return len(path) >= len(pat) && path[len(path)-len(pat):] == pat
+			}
+			return strings.Contains(path, pat)
+		}
+		seg := pat[:j]
+		pat = pat[j:]
+		if seg == "" {
+			continue
+		}
+		k := strings.Index(path, seg)
+		if k < 0 {
+			return false
+		}
+		path = path[k+len(seg):]
+	}
+}

@@ -1,0 +1,345 @@
+package robotstxt
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// File is a parsed robots.txt. It is immutable and safe for concurrent use.
+type File struct {
+	profile Profile
+	arena   string // every compared pattern and every lower-cased token
+	rules   []rule
+	raw     map[uint32]string // pattern as written, where it differs from the compared form
+
+	agents []agentEntry // sorted by token
+	star   agentEntry   // the "*" groups; idx < 0 when there are none
+
+	groups   []Group
+	sitemaps []Sitemap
+	exts     []Extension
+	unknown  []Unknown
+	diags    []Diagnostic
+
+	size      int
+	parsedLen int
+	limited   bool
+}
+
+// agentEntry is one product token named in the file and the merged rules of
+// every group that names it.
+type agentEntry struct {
+	token  string // lower-cased, cut as Google cuts it
+	idx    *index // nil when the groups have no rules
+	lines  []int  // user-agent lines naming the token
+	groups []int  // groups naming it, in file order
+	found  bool
+}
+
+// Group is one group as written: its user-agent lines and the line span of
+// its rules. Groups naming the same token are merged when matching.
+type Group struct {
+	// Agents are the user-agent values as written.
+	Agents []string
+	// Tokens are the product tokens matched against, lower-cased and cut at
+	// the first character outside [A-Za-z_-] ("*" for the star group).
+	Tokens []string
+	// AgentLines are the line numbers of the user-agent lines.
+	AgentLines []int
+	// Rules are the group's allow and disallow rules in file order.
+	Rules []Rule
+}
+
+// Sitemap is a Sitemap line: file-wide, it belongs to no group.
+type Sitemap struct {
+	URL  string
+	Line int
+}
+
+// Unknown is a line whose key rep does not interpret; it is kept so tools
+// can report it, and it does not end a group (RFC 9309 §2.2.4).
+type Unknown struct {
+	Key, Value string
+	Line       int
+	Group      int // index into Groups(), -1 outside any group
+}
+
+// Parse reads a robots.txt body with the default options (Google profile,
+// 500 KiB limit). It never fails: problems are reported by Diagnostics.
+func Parse(data []byte) *File { return ParseWith(data, Options{}) }
+
+// ParseWith reads a robots.txt body with the given options.
+func ParseWith(data []byte, o Options) *File {
+	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
+	p.arena = make([]byte, 0, len(data)/2+16)
+	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
+		p.line(data, r)
+		return true
+	})
+	p.finish(data, res)
+	return p.f
+}
+
+type parser struct {
+	f       *File
+	arena   []byte
+	cur     int  // current group, -1 before the first user-agent line
+	sepSeen bool // a rule was seen since the last user-agent line
+	tokens    []tokenRef
+	ruleGroup []int32 // group of each rule, by rule number
+}
+
+type tokenRef struct {
+	off, n uint32 // lower-cased token in arena; n == 0 and star false: empty token
+	star   bool
+	group  int
+	line   int
+}
+
+func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {
+	p.f.diags = append(p.f.diags, Diagnostic{Line: r.num, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+}
+
+func (p *parser) line(data []byte, r *rawLine) {
+	if r.cut {
+		p.diag(r, MaxLineBytes+1, Warning, "line-too-long",
+			"line is longer than "+itoa(MaxLineBytes)+" bytes; the rest is ignored",
+			"split the rule or shorten it; Google reads only the first "+itoa(MaxLineBytes)+" bytes of a line")
+	}
+	if r.nul {
+		p.diag(r, r.end-r.off+1, Error, "nul-byte", "NUL byte: the rest of the line is ignored",
+			"remove the NUL byte; robots.txt must be UTF-8 text")
+	}
+	switch r.key {
+	case KeyNone:
+		return
+	case KeyInvalid:
+		p.diag(r, 1, Warning, "no-separator", "line has no ':' separating a key from a value; it is ignored",
+			"write the line as 'Key: value'")
+		return
+	}
+	col := r.keyOff - r.off + 1
+	key := data[r.keyOff:r.keyEnd]
+	val := data[r.valOff:r.valEnd]
+	if r.noColon {
+		p.diag(r, r.keyEnd-r.off+1, Warning, "missing-colon", "missing ':' after "+string(key)+"; Google accepts it, other parsers may not",
+			"write '"+r.key.String()+": "+string(val)+"'")
+	}
+	if r.typo && r.key != KeyUnknown {
+		p.diag(r, col, Warning, "misspelled-key", "'"+string(key)+"' is read as "+r.key.String()+" by Google; other parsers may ignore it",
+			"spell it '"+r.key.String()+"'")
+	}
+	switch r.key {
+	case KeyUserAgent:
+		p.userAgent(r, val)
+	case KeyAllow, KeyDisallow:
+		p.rule(r, val)
+	case KeySitemap:
+		p.f.sitemaps = append(p.f.sitemaps, Sitemap{URL: string(val), Line: r.num})
+	case KeyUnknown:
+		p.f.unknown = append(p.f.unknown, Unknown{Key: string(key), Value: string(val), Line: r.num, Group: p.cur})
+	default:
+		p.extension(r, string(key), string(val))
+	}
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
+}
+
+func (p *parser) userAgent(r *rawLine, val []byte) {
+	if p.cur < 0 || p.sepSeen {
+		p.f.groups = append(p.f.groups, Group{})
+		p.cur = len(p.f.groups) - 1
+		p.sepSeen = false
+	}
+	g := &p.f.groups[p.cur]
+	g.Agents = append(g.Agents, string(val))
+	g.AgentLines = append(g.AgentLines, r.num)
+	// Google: "*" followed by nothing or by a blank is the star group.
+	if len(val) >= 1 && val[0] == '*' && (len(val) == 1 || isSpace(val[1])) {
+		p.tokens = append(p.tokens, tokenRef{star: true, group: p.cur, line: r.num})
+		g.Tokens = append(g.Tokens, "*")
+		return
+	}
+	n := 0
+	for n < len(val) && isTokenByte(val[n]) {
+		n++
+	}
+	if n < len(val) {
+		msg := "user-agent '" + string(val) + "' is not a product token: Google reads it as '" + string(val[:n]) + "'"
+		if n == 0 {
+			msg = "user-agent '" + string(val) + "' is not a product token: Google reads it as an empty name that no crawler has"
+		}
+		p.diag(r, r.valOff-r.off+n+1, Warning, "invalid-agent", msg,
+			"a product token has only letters, '-' and '_' (RFC 9309 §2.2.1), e.g. 'User-agent: Googlebot'")
+	}
+	off := len(p.arena)
+	for _, c := range val[:n] {
+		p.arena = append(p.arena, lower(c))
+	}
+	p.tokens = append(p.tokens, tokenRef{off: uint32(off), n: uint32(n), group: p.cur, line: r.num})
+	g.Tokens = append(g.Tokens, string(p.arena[off:]))
+}
+
+func (p *parser) rule(r *rawLine, val []byte) {
+	allow := r.key == KeyAllow
+	if p.cur < 0 {
+		p.diag(r, r.keyOff-r.off+1, Warning, "rule-outside-group",
+			"rule before any user-agent line; crawlers ignore it (RFC 9309 §2.2.2)",
+			"put a 'User-agent: *' line (or the crawler's name) above it")
+		return
+	}
+	p.sepSeen = true
+	g := &p.f.groups[p.cur]
+	g.Rules = append(g.Rules, Rule{Allow: allow, Pattern: string(val), Line: r.num})
+	off := len(p.arena)
+	if p.f.profile == RFC9309 {
+		p.arena = normalizeRFC(p.arena, bytesString(val), true)
+	} else {
+		p.arena = escapePattern(p.arena, val)
+	}
+	pat := p.arena[off:]
+	id := p.add(uint32(off), uint32(len(pat)), uint32(r.num), allow)
+	if !equalBytes(pat, val) {
+		if p.f.raw == nil {
+			p.f.raw = make(map[uint32]string)
+		}
+		p.f.raw[id] = string(val)
+		p.f.rules[id].flags |= fRaw
+	}
+	// Google: "Allow: /x/index.htm(l)" also allows "/x/", as the pattern
+	// "/x/$" on the same line.
+	if allow && p.f.profile == Google {
+		if s := strings.LastIndexByte(bytesString(pat), '/'); s >= 0 && strings.HasPrefix(bytesString(pat[s:]), "/index.htm") {
+			off2 := len(p.arena)
+			p.arena = append(p.arena, p.arena[off:off+s+1]...)
+			p.arena = append(p.arena, '$')
+			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true)
+			p.f.rules[id2].flags |= fIndex
+		}
+	}
+}
+
+func equalBytes(a, b []byte) bool { return string(a) == string(b) }
+
+// add records a rule whose compared pattern is arena[off:off+n].
+func (p *parser) add(off, n, line uint32, allow bool) uint32 {
+	pat := p.arena[off : off+n]
+	ru := rule{off: off, n: n, line: line, head: n}
+	if allow {
+		ru.flags |= fAllow
+	}
+	if n > 0 && pat[n-1] == '$' {
+		ru.flags |= fAnchor
+		ru.head = n - 1
+	}
+	for i, c := range pat[:ru.head] {
+		if c == '*' {
+			ru.flags |= fWild
+			ru.head = uint32(i)
+			break
+		}
+	}
+	p.f.rules = append(p.f.rules, ru)
+	p.ruleGroup = append(p.ruleGroup, int32(p.cur))
+	return uint32(len(p.f.rules) - 1)
+}
+
+func (p *parser) finish(data []byte, res scanResult) {
+	f := p.f
+	f.parsedLen = res.parsedLen
+	f.limited = res.limited
+	if res.limited {
+		ln := 1
+		for _, c := range data[:res.parsedLen] {
+			if c == '\n' {
+				ln++
+			}
+		}
+		f.diags = append(f.diags, Diagnostic{Line: ln, Column: 1, Severity: Error, Code: "size-limit",
+			Message: "file is " + itoa(len(data)) + " bytes; only the first " + itoa(res.parsedLen) + " (up to the last line end within the limit) are read",
+			Hint:    "keep robots.txt under 500 KiB: crawlers ignore everything after the limit (RFC 9309 §2.5)"})
+	}
+	if !utf8.Valid(data[res.bomLen:res.parsedLen]) {
+		ln, col := firstInvalidUTF8(data[:res.parsedLen], res.bomLen)
+		f.diags = append(f.diags, Diagnostic{Line: ln, Column: col, Severity: Warning, Code: "invalid-utf8",
+			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
+			Hint:    "save the file as UTF-8"})
+	}
+	f.arena = string(p.arena)
+	p.arena = nil
+
+	// Merge groups per token (RFC 9309 §2.2.1).
+	toks := p.tokens
+	slices.SortStableFunc(toks, func(a, b tokenRef) int {
+		if a.star != b.star {
+			if a.star {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(f.arena[a.off:a.off+a.n], f.arena[b.off:b.off+b.n])
+	})
+	cache := map[string]*index{}
+	for i := 0; i < len(toks); {
+		j := i + 1
+		for j < len(toks) && toks[j].star == toks[i].star && f.arena[toks[j].off:toks[j].off+toks[j].n] == f.arena[toks[i].off:toks[i].off+toks[i].n] {
+			j++
+		}
+		e := agentEntry{token: f.arena[toks[i].off : toks[i].off+toks[i].n], found: true}
+		if toks[i].star {
+			e.token = "*"
+		}
+		for _, t := range toks[i:j] {
+			e.lines = append(e.lines, t.line)
+			if len(e.groups) == 0 || e.groups[len(e.groups)-1] != t.group {
+				e.groups = append(e.groups, t.group)
+			}
+		}
+		slices.Sort(e.lines)
+		slices.Sort(e.groups)
+		e.groups = slices.Compact(e.groups)
+		e.idx = p.indexFor(e.groups, cache)
+		if toks[i].star {
+			f.star = e
+		} else {
+			f.agents = append(f.agents, e)
+		}
+		i = j
+	}
+}
+
+// indexFor builds (or reuses) the index of the rules of the given groups.
+// Files often list many agents above one set of rules; they share it.
+func (p *parser) indexFor(groups []int, cache map[string]*index) *index {
+	var key strings.Builder
+	for _, g := range groups {
+		key.WriteString(itoa(g))
+		key.WriteByte(',')
+	}
+	if ix, ok := cache[key.String()]; ok {
+		return ix
+	}
+	f := p.f
+	var ids []uint32
+	// Rules are numbered in file order; pick those of the groups.
+	gi := 0
+	for id := range f.rules {
+		g := p.ruleGroup[id]
+		for gi < len(groups) && groups[gi] < int(g) {
+			gi++
+		}
+		if gi < len(groups) && groups[gi] == int(g) {
+			ids = append(ids, uint32(id))
+		}
+	}
+	var ix *index
+	if len(ids) > 0 {
+		ix = buildIndex(f.arena, f.rules, ids)
+	}
+	cache[key.String()] = ix
+	return ix
+}
+

@@ -1,0 +1,184 @@
+package robotstxt
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// pathBufSize bounds the stack buffer a check uses when it has to rewrite
+// the path (a missing leading "/", or RFC 9309 normalisation); longer paths
+// that need rewriting cost one allocation.
+const pathBufSize = 2048
+
+// pathOf returns the path, params and query of rawurl as Google's
+// GetPathParamsQuery does: scheme and authority removed, fragment removed,
+// "/" when empty, and a "/" put in front of a path that starts with "?" or
+// ";". A bare path ("/x") is returned as is. It allocates only when a "/"
+// must be prepended to a path longer than buf.
+func pathOf(rawurl string, buf []byte) string {
+	start := 0
+	if len(rawurl) >= 2 && rawurl[0] == '/' && rawurl[1] == '/' {
+		start = 2
+	}
+	early := indexAnyPath(rawurl, start)
+	proto := strings.Index(rawurl[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if early >= 0 && (proto < 0 || early < proto) {
+		// A path, params or query before "://": it is not a scheme.
+		proto = -1
+	}
+	if proto < 0 {
+		proto = start
+	} else {
+		proto += 3
+	}
+	ps := indexAnyPath(rawurl, proto)
+	if ps < 0 {
+		return "/"
+	}
+	hash := strings.IndexByte(rawurl[start:], '#')
+	if hash >= 0 {
+		hash += start
+		if hash < ps {
+			return "/"
+		}
+	} else {
+		hash = len(rawurl)
+	}
+	p := rawurl[ps:hash]
+	if p[0] == '/' {
+		return p
+	}
+	if len(p)+1 > len(buf) {
+		return "/" + p
+	}
+	buf[0] = '/'
+	n := copy(buf[1:], p)
+	return bytesString(buf[:n+1])
+}
+
+// bytesString views b as a string without copying. The callers only use the
+// result while b is alive and unchanged (within one Check), which is what
+// keeps Check free of allocations.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+func indexAnyPath(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '/', '?', ';':
+			return i
+		}
+	}
+	return -1
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// escapePattern appends the pattern v to dst the way robots.cc's
+// MaybeEscapePattern does: bytes ≥ 0x80 become %XX and the hex digits of
+// existing %xx escapes are upper-cased.
+func escapePattern(dst, v []byte) []byte {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
+			dst = append(dst, '%', upperHex[unhex(v[i+1])], upperHex[unhex(v[i+2])])
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// needsEscape reports whether escapePattern would change v.
+func needsEscape(v []byte) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x80 {
+			return true
+		}
+		if c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
+			if v[i+1] >= 'a' || v[i+2] >= 'a' {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// isQueryDelim reports the reserved characters the RFC 9309 profile encodes
+// inside query keys and values (see the package documentation).
+func isQueryDelim(c byte) bool {
+	switch c {
+	case ':', '/', '?', '@', '[', ']':
+		return true
+	}
+	return false
+}
+
+// normalizeRFC appends the RFC 9309 §2.2.2 form of s (a path or a pattern)
+// to dst: %xx of unreserved octets decoded, other %xx upper-cased, octets
+// ≥ 0x80 encoded, and the query's gen-delims encoded. In a URL (pattern ==
+// false) "*" and "$" are encoded too, so that a pattern's "%2A" and "%24"
+// match them literally (§2.2.3); in a pattern they keep their meaning,
+// except a "$" that does not end the pattern, which is a literal.
+func normalizeRFC(dst []byte, s string, pattern bool) []byte {
+	inQuery := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(d) {
+				dst = append(dst, d)
+			} else {
+				dst = append(dst, '%', upperHex[d>>4], upperHex[d&15])
+			}
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case c == '?' && !inQuery:
+			inQuery = true
+			dst = append(dst, c)
+		case inQuery && isQueryDelim(c):
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case c == '*' && !pattern:
+			dst = append(dst, "%2A"...)
+		case c == '$' && (!pattern || i != len(s)-1):
+			dst = append(dst, "%24"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
