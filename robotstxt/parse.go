@@ -82,10 +82,10 @@ func ParseWith(data []byte, o Options) *File {
 }
 
 type parser struct {
-	f       *File
-	arena   []byte
-	cur     int  // current group, -1 before the first user-agent line
-	sepSeen bool // a rule was seen since the last user-agent line
+	f         *File
+	arena     []byte
+	cur       int  // current group, -1 before the first user-agent line
+	sepSeen   bool // a rule was seen since the last user-agent line
 	tokens    []tokenRef
 	ruleGroup []int32 // group of each rule, by rule number
 }
@@ -342,4 +342,3 @@ func (p *parser) indexFor(groups []int, cache map[string]*index) *index {
 	cache[key.String()] = ix
 	return ix
 }
-
