@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func init() {
+	register(&command{name: "check", summary: "test URLs against a robots.txt for a crawler", run: runCheck})
+}
+
+const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile google|rfc9309] [-json] [URL ...]
+
+Tests each URL against robots.txt for one crawler and prints the verdict and
+the deciding line. URLs come from the arguments, or one per line on standard
+input when there are none; a bare path (/x) is accepted.
+
+-agent takes a product token (Googlebot), a full User-Agent header, or a
+fallback chain separated by commas (Googlebot-Image,Googlebot): the first
+name with a group wins, else the * group.
+
+Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input error.
+
+flags:
+`
+
+// checkResult is one line of -json output. Other tools script against it:
+// keep the field names.
+type checkResult struct {
+	URL     string `json:"url"`
+	Agent   string `json:"agent"`
+	Allowed bool   `json:"allowed"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Group   string `json:"group"`
+	Reason  string `json:"reason"`
+}
+
+func runCheck(e *env) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	robots := fs.String("robots", "", "robots.txt `FILE` to test against (- for standard input)")
+	agent := fs.String("agent", "", "crawler `NAME`: product token, User-Agent, or comma-separated fallback chain")
+	profile := fs.String("profile", "google", "`PROFILE`: google (Google's parser exactly) or rfc9309")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), checkUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	prof, ok := robotstxt.ParseProfile(*profile)
+	if !ok {
+		fmt.Fprintf(e.stderr, "rep check: unknown -profile %q: use google or rfc9309\n", *profile)
+		return exitUsage
+	}
+	names := checkAgents(*agent)
+	if len(names) == 0 {
+		fmt.Fprintln(e.stderr, "rep check: -agent is required and must not be empty, e.g. -agent Googlebot")
+		return exitUsage
+	}
+	if *robots == "" {
+		if checkFetch == nil {
+			fmt.Fprintln(e.stderr, "rep check: -robots FILE is required (fetching each URL's robots.txt is not available in this build)")
+			return exitUsage
+		}
+	}
+	urls := fs.Args()
+	if len(urls) == 0 {
+		if *robots == "-" {
+			fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
+			return exitUsage
+		}
+		var err error
+		if urls, err = readLines(e.stdin); err != nil {
+			fmt.Fprintf(e.stderr, "rep check: reading URLs from standard input: %v\n", err)
+			return exitUsage
+		}
+		if len(urls) == 0 {
+			fmt.Fprintln(e.stderr, "rep check: no URLs: give them as arguments or one per line on standard input")
+			return exitUsage
+		}
+	}
+	for _, u := range urls {
+		if err := checkURL(u); err != nil {
+			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+			return exitUsage
+		}
+	}
+	var f *robotstxt.File
+	if *robots != "" {
+		data, name, err := readInput(*robots, e.stdin)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+			return exitUsage
+		}
+		if isBinary(data) {
+			fmt.Fprintf(e.stderr, "rep check: %s looks like a binary file, not a robots.txt (it has NUL bytes)\n", name)
+			return exitUsage
+		}
+		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: prof})
+	}
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	status := exitOK
+	var a *robotstxt.Agent
+	if f != nil {
+		a = f.Agent(names...)
+	}
+	for _, u := range urls {
+		var d robotstxt.Decision
+		if f != nil {
+			d = a.Check(u)
+		} else {
+			var err error
+			if d, err = checkFetch(e, u, names, prof); err != nil {
+				out.Flush()
+				fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+				return exitUsage
+			}
+		}
+		if !d.Allowed {
+			status = exitFinding
+		}
+		if *asJSON {
+			enc.Encode(checkResult{
+				URL: u, Agent: *agent, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
+				Group: d.Group.Agent, Reason: d.Reason.String(),
+			})
+			continue
+		}
+		verdict := "allowed"
+		if !d.Allowed {
+			verdict = "disallowed"
+		}
+		why := "no rule matched"
+		if d.Rule.Line > 0 {
+			why = fmt.Sprintf("line %d: %s", d.Rule.Line, d.Rule)
+		}
+		switch d.Reason {
+		case robotstxt.RobotsTxt, robotstxt.EmptyRuleMatched, robotstxt.IndexHTML:
+			why += " (" + d.Reason.String() + ")"
+		}
+		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, why)
+	}
+	return status
+}
+
+// checkFetch, when set by the fetching code, decides a URL by fetching its
+// site's robots.txt. Without it, -robots is required.
+var checkFetch func(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error)
+
+func checkAgents(s string) []string {
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// checkURL rejects what is neither an absolute http(s)/ftp URL nor a path.
+func checkURL(u string) error {
+	if u == "" {
+		return fmt.Errorf("empty URL")
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return fmt.Errorf("URL %q does not parse: %v", u, urlErr(err))
+	}
+	if p.Scheme == "" && !strings.HasPrefix(u, "/") {
+		return fmt.Errorf("URL %q is neither absolute (https://host/path) nor a path starting with /", u)
+	}
+	return nil
+}
+
+func urlErr(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// readInput reads a file argument, "-" meaning standard input, and returns
+// the name to use in messages.
+func readInput(name string, stdin io.Reader) ([]byte, string, error) {
+	if name == "-" {
+		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+		if err != nil {
+			return nil, "<standard input>", fmt.Errorf("reading standard input: %v", err)
+		}
+		if len(b) > maxInput {
+			return nil, "<standard input>", fmt.Errorf("standard input is over %d MiB", maxInput>>20)
+		}
+		return b, "<standard input>", nil
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, name, err
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return nil, name, fmt.Errorf("%s is a directory, not a file", name)
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, maxInput+1))
+	if err != nil {
+		return nil, name, err
+	}
+	if len(b) > maxInput {
+		return nil, name, fmt.Errorf("%s is over %d MiB", name, maxInput>>20)
+	}
+	return b, name, nil
+}
+
+// maxInput caps what a command reads from one file argument.
+const maxInput = 64 << 20
+
+func isBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0
+}
+
+func readLines(r io.Reader) ([]string, error) {
+	var lines []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, sc.Err()
+}
