@@ -1,0 +1,742 @@
+package robotsmeta
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// maxDepth bounds the open-element stack. Browsers bound it too: Blink's
+// parser stops nesting at 512 (kMaximumHTMLParserDOMTreeDepth). Deeper
+// elements are counted, not kept, so memory stays bounded on hostile input.
+const maxDepth = 512
+
+const (
+	nsHTML uint8 = iota
+	nsSVG
+	nsMath
+)
+
+type elem struct {
+	a    atom.Atom
+	name string // only for tags without an atom (custom elements)
+	ns   uint8
+}
+
+func (e elem) is(a atom.Atom) bool { return e.a == a && e.ns == nsHTML }
+
+// insertion modes, reduced to what decides head versus body.
+const (
+	modeBeforeHead = iota
+	modeInHead
+	modeAfterHead
+	modeInBody
+)
+
+type regionState struct {
+	open      bool
+	depth     int // stack length including the region's element
+	tag       string
+	line, col int
+	buf       []byte
+	space     bool
+	truncated bool
+}
+
+// extractor walks the token stream of x/net/html's tokenizer and keeps the
+// part of WHATWG tree construction that decides what this package reports:
+// which elements are open (so that a data-nosnippet region ends where a
+// browser ends it), whether we are in <head> or <body>, <template>
+// contents (inert: skipped) and foreign content (<svg>, <math>), where
+// <title> or <style> are not raw text and <meta> breaks out to HTML.
+// Raw-text elements (script, style, textarea, title, noscript as with
+// scripting enabled, iframe, noembed, noframes, xmp, plaintext) and comments
+// hide their contents from it, as they do from a browser. It does not build
+// a tree, so memory does not grow with the document.
+type extractor struct {
+	p *Page
+	o *Options
+	z *html.Tokenizer
+
+	line, col int // 1-based position of the current token
+	stack     []elem
+	overflow  int
+	templates int
+	mode      int
+	explicit  bool   // <body> tag seen
+	closedBy  string // what opened the body implicitly
+	closedAt  [2]int
+
+	links, snippets bool
+	dns, noc        regionState
+	dropped         struct{ links, sources, regions int }
+	settle          func() bool
+	stopped         bool
+}
+
+func (e *extractor) advance(raw []byte) {
+	if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
+		e.line += n
+		e.col = len(raw) - bytes.LastIndexByte(raw, '\n')
+	} else {
+		e.col += len(raw)
+	}
+}
+
+func (e *extractor) run() error {
+	e.line, e.col = 1, 1
+	e.dns.depth, e.noc.depth = -1, -1
+	for !e.stopped {
+		tt := e.z.Next()
+		raw := e.z.Raw()
+		switch tt {
+		case html.ErrorToken:
+			err := e.z.Err()
+			e.finish()
+			if errors.Is(err, html.ErrBufferExceeded) {
+				e.p.Stop = StopToken
+				e.p.diag(Warning, "limit-token", e.line, e.col, -1,
+					"stopped reading: one token is larger than %d bytes", e.o.MaxToken)
+				return nil
+			}
+			if err == nil || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case html.TextToken:
+			e.text()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			e.startTag(tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			e.endTag()
+		}
+		e.advance(raw)
+	}
+	e.finish()
+	return nil
+}
+
+func (e *extractor) finish() {
+	e.popTo(0)
+}
+
+func (e *extractor) top() (elem, bool) {
+	if len(e.stack) == 0 {
+		return elem{}, false
+	}
+	return e.stack[len(e.stack)-1], true
+}
+
+// inForeign reports whether the current node is SVG or MathML content that
+// is not an HTML integration point.
+func (e *extractor) inForeign() bool {
+	t, ok := e.top()
+	if !ok || t.ns == nsHTML || e.overflow > 0 {
+		return false
+	}
+	if t.ns == nsSVG {
+		return !(t.a == atom.ForeignObject || t.a == atom.Desc || t.a == atom.Title)
+	}
+	switch t.a {
+	case atom.Mi, atom.Mo, atom.Mn, atom.Ms, atom.Mtext:
+		return false
+	}
+	return true
+}
+
+func (e *extractor) text() {
+	t := e.z.Text()
+	if e.mode != modeInBody {
+		if cur, ok := e.top(); !ok || !rawText(cur.a) {
+			if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
+				e.openBody("text")
+			}
+		}
+	}
+	if e.templates > 0 {
+		return
+	}
+	if e.dns.open {
+		e.addText(&e.dns, t)
+	}
+	if e.noc.open {
+		e.addText(&e.noc, t)
+	}
+}
+
+// addText appends t to the region with whitespace runs collapsed, as the
+// vectors' nosnippet_text does.
+func (e *extractor) addText(r *regionState, t []byte) {
+	for len(t) > 0 {
+		c, size := rune(t[0]), 1
+		if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRune(t)
+		}
+		if unicode.IsSpace(c) {
+			r.space = true
+		} else {
+			if len(r.buf)+size+1 > e.o.MaxRegionText {
+				r.truncated = true
+				return
+			}
+			if r.space && len(r.buf) > 0 {
+				r.buf = append(r.buf, ' ')
+			}
+			r.space = false
+			r.buf = append(r.buf, t[:size]...)
+		}
+		t = t[size:]
+	}
+}
+
+func rawText(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Noscript, atom.Iframe,
+		atom.Noembed, atom.Noframes, atom.Xmp, atom.Plaintext:
+		return true
+	}
+	return false
+}
+
+func (e *extractor) openBody(by string) {
+	if e.mode == modeInBody {
+		return
+	}
+	e.mode = modeInBody
+	if by != "" {
+		e.closedBy, e.closedAt = by, [2]int{e.line, e.col}
+	}
+}
+
+// attrs holds the attributes the extractor reads; the tokenizer already
+// keeps only the first of duplicate attributes and decodes references.
+type attrs struct {
+	name, content, httpEquiv, property, href, rel, class string
+	hasName, hasContent, hasHref, nosnippet, fontBreak bool
+}
+
+func (e *extractor) readAttrs(hasAttr bool) attrs {
+	var a attrs
+	for hasAttr {
+		var k, v []byte
+		k, v, hasAttr = e.z.TagAttr()
+		switch string(k) {
+		case "name":
+			a.name, a.hasName = string(v), true
+		case "content":
+			a.content, a.hasContent = string(v), true
+		case "http-equiv":
+			a.httpEquiv = string(v)
+		case "property":
+			a.property = string(v)
+		case "href":
+			a.href, a.hasHref = string(v), true
+		case "rel":
+			a.rel = string(v)
+		case "class":
+			a.class = string(v)
+		case "data-nosnippet":
+			a.nosnippet = true
+		case "color", "face", "size":
+			a.fontBreak = true
+		}
+	}
+	return a
+}
+
+func (e *extractor) startTag(selfClosing bool) {
+	nameB, hasAttr := e.z.TagName()
+	a := atom.Lookup(nameB)
+	var at attrs
+	switch {
+	case e.snippets, a == atom.Meta, a == atom.A, a == atom.Area, a == atom.Base, a == atom.Font:
+		at = e.readAttrs(hasAttr)
+	}
+	if e.inForeign() {
+		if !breakout(a) && !(a == atom.Font && at.fontBreak) {
+			ns := e.stack[len(e.stack)-1].ns
+			if !selfClosing {
+				e.push(elem{a: a, name: tagName(a, nameB), ns: ns}, at)
+			}
+			e.z.NextIsNotRawText()
+			return
+		}
+		for len(e.stack) > 0 && e.inForeign() {
+			e.popTo(len(e.stack) - 1)
+		}
+	}
+	// Head / body bookkeeping.
+	if e.mode != modeInBody {
+		switch {
+		case a == atom.Html:
+			return
+		case a == atom.Head:
+			if e.mode == modeBeforeHead {
+				e.mode = modeInHead
+			}
+			return
+		case a == atom.Body:
+			e.mode, e.explicit = modeInBody, true
+			return
+		case headContent(a):
+			if e.mode == modeBeforeHead {
+				e.mode = modeInHead
+			}
+		default:
+			e.openBody("<" + string(nameB) + ">")
+		}
+	} else if a == atom.Html || a == atom.Body || a == atom.Head || a == atom.Frameset {
+		return
+	}
+
+	switch a {
+	case atom.Svg:
+		if !selfClosing {
+			e.push(elem{a: a, ns: nsSVG}, at)
+		}
+		return
+	case atom.Math:
+		if !selfClosing {
+			e.push(elem{a: a, ns: nsMath}, at)
+		}
+		return
+	}
+	if closesP(a) && e.inScope(atom.P, scopeButton) {
+		e.popThrough(atom.P)
+	}
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if t, ok := e.top(); ok && t.ns == nsHTML && isHeading(t.a) {
+			e.popTo(len(e.stack) - 1)
+		}
+	case atom.Li:
+		e.closeListItem(atom.Li, atom.Li)
+	case atom.Dd, atom.Dt:
+		e.closeListItem(atom.Dd, atom.Dt)
+	case atom.Td, atom.Th:
+		e.closeCell()
+	case atom.Tr:
+		e.closeCell()
+		if e.inScope(atom.Tr, scopeTable) {
+			e.popThrough(atom.Tr)
+		}
+	case atom.Tbody, atom.Thead, atom.Tfoot:
+		e.closeCell()
+		if e.inScope(atom.Tr, scopeTable) {
+			e.popThrough(atom.Tr)
+		}
+		for _, s := range [...]atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot} {
+			if e.inScope(s, scopeTable) {
+				e.popThrough(s)
+			}
+		}
+	case atom.Option:
+		if t, ok := e.top(); ok && t.is(atom.Option) {
+			e.popTo(len(e.stack) - 1)
+		}
+	case atom.Optgroup:
+		for _, s := range [...]atom.Atom{atom.Option, atom.Optgroup} {
+			if t, ok := e.top(); ok && t.is(s) {
+				e.popTo(len(e.stack) - 1)
+			}
+		}
+	case atom.A:
+		// A nested <a> closes the open one (adoption agency); only when no
+		// special element sits between, where the real algorithm would
+		// move elements instead.
+		for i := len(e.stack) - 1; i >= 0; i-- {
+			if e.stack[i].is(atom.A) {
+				e.popTo(i)
+				break
+			}
+			if special(e.stack[i]) {
+				break
+			}
+		}
+	}
+	if e.templates == 0 {
+		switch a {
+		case atom.Meta:
+			e.meta(at)
+		case atom.A, atom.Area:
+			if at.hasHref && e.links {
+				e.link(at)
+			}
+		case atom.Base:
+			if at.hasHref && e.p.Base == "" {
+				e.p.Base = at.href
+			}
+		}
+	}
+	if void(a) {
+		return
+	}
+	if a == atom.Template {
+		e.templates++
+	}
+	e.push(elem{a: a, name: tagName(a, nameB)}, at)
+}
+
+func tagName(a atom.Atom, b []byte) string {
+	if a != 0 {
+		return ""
+	}
+	return string(b)
+}
+
+func (e *extractor) push(el elem, at attrs) {
+	if len(e.stack) >= maxDepth {
+		if e.overflow == 0 {
+			e.p.diag(Info, "limit-depth", e.line, e.col, -1,
+				"elements nested deeper than %d: deeper elements are treated as children of the %dth, as Blink does", maxDepth, maxDepth)
+		}
+		e.overflow++
+		return
+	}
+	e.stack = append(e.stack, el)
+	if !e.snippets || e.templates > 0 {
+		return
+	}
+	if !e.dns.open && at.nosnippet && el.ns == nsHTML && (el.a == atom.Span || el.a == atom.Div || el.a == atom.Section) {
+		e.openRegion(&e.dns, el)
+	}
+	if !e.noc.open && at.class != "" && hasToken(at.class, "robots-nocontent") {
+		e.openRegion(&e.noc, el)
+	}
+}
+
+func (e *extractor) openRegion(r *regionState, el elem) {
+	tag := el.name
+	if el.a != 0 {
+		tag = el.a.String()
+	}
+	*r = regionState{open: true, depth: len(e.stack), tag: tag, line: e.line, col: e.col, buf: r.buf[:0]}
+}
+
+func (e *extractor) closeRegion(r *regionState, out *[]Region) {
+	r.open = false
+	if len(*out) >= e.o.MaxRegions {
+		e.dropped.regions++
+		return
+	}
+	*out = append(*out, Region{Tag: r.tag, Text: string(r.buf), Line: r.line, Column: r.col, Truncated: r.truncated})
+}
+
+// popTo shrinks the stack to n elements, closing regions that end.
+func (e *extractor) popTo(n int) {
+	if n < len(e.stack) {
+		e.overflow = 0
+	}
+	for len(e.stack) > n {
+		el := e.stack[len(e.stack)-1]
+		if el.is(atom.Template) && e.templates > 0 {
+			e.templates--
+		}
+		if e.dns.open && len(e.stack) == e.dns.depth {
+			e.closeRegion(&e.dns, &e.p.NoSnippet)
+		}
+		if e.noc.open && len(e.stack) == e.noc.depth {
+			e.closeRegion(&e.noc, &e.p.NoContent)
+		}
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+}
+
+// popThrough pops up to and including the topmost HTML element a.
+func (e *extractor) popThrough(a atom.Atom) {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		if e.stack[i].is(a) {
+			e.popTo(i)
+			return
+		}
+	}
+}
+
+type scopeKind uint8
+
+const (
+	scopeDefault scopeKind = iota
+	scopeButton
+	scopeList
+	scopeTable
+)
+
+// inScope implements "has an element in (button, list item, table) scope".
+func (e *extractor) inScope(a atom.Atom, k scopeKind) bool {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		el := e.stack[i]
+		if el.is(a) {
+			return true
+		}
+		if scopeBoundary(el, k) {
+			return false
+		}
+	}
+	return false
+}
+
+func scopeBoundary(el elem, k scopeKind) bool {
+	if el.ns == nsSVG {
+		return k != scopeTable && (el.a == atom.ForeignObject || el.a == atom.Desc || el.a == atom.Title)
+	}
+	if el.ns == nsMath {
+		switch el.a {
+		case atom.Mi, atom.Mo, atom.Mn, atom.Ms, atom.Mtext, atom.AnnotationXml:
+			return k != scopeTable
+		}
+		return false
+	}
+	switch el.a {
+	case atom.Html, atom.Table, atom.Template:
+		return true
+	case atom.Applet, atom.Caption, atom.Td, atom.Th, atom.Marquee, atom.Object:
+		return k != scopeTable
+	case atom.Button:
+		return k == scopeButton
+	case atom.Ol, atom.Ul:
+		return k == scopeList
+	}
+	return false
+}
+
+func (e *extractor) closeListItem(a, b atom.Atom) {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		el := e.stack[i]
+		if el.is(a) || el.is(b) {
+			e.popTo(i)
+			return
+		}
+		if special(el) && !el.is(atom.Address) && !el.is(atom.Div) && !el.is(atom.P) {
+			return
+		}
+	}
+}
+
+func (e *extractor) closeCell() {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		el := e.stack[i]
+		if el.is(atom.Td) || el.is(atom.Th) {
+			e.popTo(i)
+			return
+		}
+		if el.is(atom.Table) || el.is(atom.Html) || el.is(atom.Template) {
+			return
+		}
+	}
+}
+
+func (e *extractor) endTag() {
+	nameB, _ := e.z.TagName()
+	a := atom.Lookup(nameB)
+	if e.overflow > 0 {
+		e.overflow--
+		return
+	}
+	// Foreign content: an end tag closes the nearest foreign element of that
+	// name above the first HTML element.
+	for i := len(e.stack) - 1; i >= 0 && e.stack[i].ns != nsHTML; i-- {
+		el := e.stack[i]
+		if (el.a != 0 && el.a == a) || (el.a == 0 && el.name == string(nameB)) {
+			e.popTo(i)
+			return
+		}
+	}
+	switch a {
+	case atom.Body, atom.Html, atom.Br:
+		return
+	case atom.Head:
+		if e.mode == modeInHead {
+			e.mode = modeAfterHead
+		}
+		return
+	case atom.P:
+		if e.inScope(atom.P, scopeButton) {
+			e.popThrough(atom.P)
+		}
+		return
+	case atom.Li:
+		if e.inScope(atom.Li, scopeList) {
+			e.popThrough(atom.Li)
+		}
+		return
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		for i := len(e.stack) - 1; i >= 0; i-- {
+			if e.stack[i].ns == nsHTML && isHeading(e.stack[i].a) {
+				e.popTo(i)
+				return
+			}
+			if scopeBoundary(e.stack[i], scopeDefault) {
+				return
+			}
+		}
+		return
+	case atom.Template:
+		if e.templates > 0 {
+			e.popThrough(atom.Template)
+		}
+		return
+	}
+	if blockEnd(a) {
+		k := scopeDefault
+		switch a {
+		case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+			k = scopeTable
+		}
+		if e.inScope(a, k) {
+			e.popThrough(a)
+		}
+		return
+	}
+	name := string(nameB)
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		el := e.stack[i]
+		if el.ns == nsHTML && ((a != 0 && el.a == a) || (a == 0 && el.a == 0 && el.name == name)) {
+			e.popTo(i)
+			return
+		}
+		if special(el) {
+			return
+		}
+	}
+}
+
+func isHeading(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+func headContent(a atom.Atom) bool {
+	switch a {
+	case atom.Base, atom.Basefont, atom.Bgsound, atom.Link, atom.Meta, atom.Noframes,
+		atom.Script, atom.Style, atom.Template, atom.Title, atom.Noscript:
+		return true
+	}
+	return false
+}
+
+func void(a atom.Atom) bool {
+	switch a {
+	case atom.Area, atom.Base, atom.Basefont, atom.Bgsound, atom.Br, atom.Col, atom.Embed,
+		atom.Frame, atom.Hr, atom.Image, atom.Img, atom.Input, atom.Keygen, atom.Link,
+		atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
+		return true
+	}
+	return false
+}
+
+// closesP lists the start tags that "close a p element" in the in-body
+// insertion mode.
+func closesP(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Center, atom.Details,
+		atom.Dialog, atom.Dir, atom.Div, atom.Dl, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P,
+		atom.Search, atom.Section, atom.Summary, atom.Ul, atom.H1, atom.H2, atom.H3, atom.H4,
+		atom.H5, atom.H6, atom.Pre, atom.Listing, atom.Form, atom.Plaintext, atom.Table,
+		atom.Hr, atom.Xmp, atom.Li, atom.Dd, atom.Dt:
+		return true
+	}
+	return false
+}
+
+func blockEnd(a atom.Atom) bool {
+	switch a {
+	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Button, atom.Center,
+		atom.Details, atom.Dialog, atom.Dir, atom.Div, atom.Dl, atom.Fieldset, atom.Figcaption,
+		atom.Figure, atom.Footer, atom.Header, atom.Hgroup, atom.Listing, atom.Main, atom.Menu,
+		atom.Nav, atom.Ol, atom.Pre, atom.Search, atom.Section, atom.Summary, atom.Ul, atom.Form,
+		atom.Applet, atom.Marquee, atom.Object, atom.Table, atom.Caption, atom.Colgroup,
+		atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr, atom.Dd, atom.Dt:
+		return true
+	}
+	return false
+}
+
+// breakout lists the start tags that end foreign content.
+func breakout(a atom.Atom) bool {
+	switch a {
+	case atom.B, atom.Big, atom.Blockquote, atom.Body, atom.Br, atom.Center, atom.Code,
+		atom.Dd, atom.Div, atom.Dl, atom.Dt, atom.Em, atom.Embed, atom.H1, atom.H2, atom.H3,
+		atom.H4, atom.H5, atom.H6, atom.Head, atom.Hr, atom.I, atom.Img, atom.Li, atom.Listing,
+		atom.Menu, atom.Meta, atom.Nobr, atom.Ol, atom.P, atom.Pre, atom.Ruby, atom.S,
+		atom.Small, atom.Span, atom.Strong, atom.Strike, atom.Sub, atom.Sup, atom.Table,
+		atom.Tt, atom.U, atom.Ul, atom.Var:
+		return true
+	}
+	return false
+}
+
+// special is the WHATWG "special" category (HTML part).
+func special(el elem) bool {
+	if el.ns != nsHTML {
+		return scopeBoundary(el, scopeDefault)
+	}
+	switch el.a {
+	case atom.Address, atom.Applet, atom.Area, atom.Article, atom.Aside, atom.Base,
+		atom.Basefont, atom.Bgsound, atom.Blockquote, atom.Body, atom.Br, atom.Button,
+		atom.Caption, atom.Center, atom.Col, atom.Colgroup, atom.Dd, atom.Details, atom.Dir,
+		atom.Div, atom.Dl, atom.Dt, atom.Embed, atom.Fieldset, atom.Figcaption, atom.Figure,
+		atom.Footer, atom.Form, atom.Frame, atom.Frameset, atom.H1, atom.H2, atom.H3, atom.H4,
+		atom.H5, atom.H6, atom.Head, atom.Header, atom.Hgroup, atom.Hr, atom.Html, atom.Iframe,
+		atom.Img, atom.Input, atom.Keygen, atom.Li, atom.Link, atom.Listing, atom.Main,
+		atom.Marquee, atom.Menu, atom.Meta, atom.Nav, atom.Noembed, atom.Noframes,
+		atom.Noscript, atom.Object, atom.Ol, atom.P, atom.Param, atom.Plaintext, atom.Pre,
+		atom.Script, atom.Search, atom.Section, atom.Select, atom.Source, atom.Style,
+		atom.Summary, atom.Table, atom.Tbody, atom.Td, atom.Template, atom.Textarea,
+		atom.Tfoot, atom.Th, atom.Thead, atom.Title, atom.Tr, atom.Track, atom.Ul, atom.Wbr,
+		atom.Xmp:
+		return true
+	}
+	return false
+}
+
+// hasToken reports whether the space-separated list s holds tok, ignoring
+// ASCII case.
+func hasToken(s, tok string) bool {
+	for len(s) > 0 {
+		i := strings.IndexAny(s, " \t\n\r\f")
+		w := s
+		if i >= 0 {
+			w, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if strings.EqualFold(w, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *extractor) link(at attrs) {
+	if len(e.p.Links) >= e.o.MaxLinks {
+		e.dropped.links++
+		return
+	}
+	var rel Rel
+	if at.rel != "" {
+		if hasToken(at.rel, "nofollow") {
+			rel |= RelNoFollow
+		}
+		if hasToken(at.rel, "ugc") {
+			rel |= RelUGC
+		}
+		if hasToken(at.rel, "sponsored") {
+			rel |= RelSponsored
+		}
+	}
+	href := strings.TrimSpace(at.href)
+	if len(href) > 8192 {
+		href = href[:8192]
+	}
+	e.p.Links = append(e.p.Links, Link{Href: href, Rel: rel, RelText: at.rel, Line: e.line, Column: e.col})
+}
