@@ -1,0 +1,112 @@
+// Package netguard refuses network connections to addresses that a program
+// fetching URLs on someone else's behalf must not reach: loopback, private
+// (RFC 1918, RFC 4193), shared (RFC 6598), link-local (RFC 3927, RFC 4291),
+// unspecified, multicast, broadcast and reserved ranges. It is the usual
+// defence against server-side request forgery (OWASP SSRF Prevention Cheat
+// Sheet: validate the address actually connected to, not the host name).
+//
+// The check runs in a net.Dialer's Control function, after DNS resolution and
+// just before connect(2), for every connection of every redirect hop, so a
+// host name that resolves to 127.0.0.1, a DNS rebinding answer, or a redirect
+// to http://169.254.169.254/ is refused where a check of the URL's host name
+// alone would pass it:
+//
+//	d := &net.Dialer{Timeout: 10 * time.Second, Control: netguard.Control}
+//	tr := &http.Transport{DialContext: d.DialContext, Proxy: nil}
+//
+// A proxy defeats the check (the dialer then connects to the proxy only), so
+// a guarded transport must not use one.
+package netguard
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// BlockedError is returned by Control for a refused address.
+type BlockedError struct {
+	Addr   netip.Addr
+	Reason string // e.g. "loopback", "private"
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("netguard: refusing to connect to %s address %s", e.Reason, e.Addr)
+}
+
+// Control is a net.Dialer Control function that refuses a connection to
+// any address for which Check returns an error.
+func Control(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		// The dialer always passes a numeric host:port; anything else is
+		// refused rather than trusted.
+		return fmt.Errorf("netguard: cannot check address %q (network %s): %v", address, network, err)
+	}
+	return Check(ap.Addr())
+}
+
+// special ranges not covered by netip.Addr's predicates.
+var special = []struct {
+	p      netip.Prefix
+	reason string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},      // RFC 1122
+	{netip.MustParsePrefix("100.64.0.0/10"), "shared"},        // RFC 6598 carrier-grade NAT
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},  // RFC 6890
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},  // RFC 2544
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},        // RFC 1112, includes broadcast
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local NAT64"},  // RFC 8215
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"}, // RFC 3849
+	{netip.MustParsePrefix("100::/64"), "discard-only"},       // RFC 6666
+	{netip.MustParsePrefix("2001::/23"), "IETF protocol"},     // RFC 2928 (Teredo, ORCHID, ...)
+	{netip.MustParsePrefix("2002::/16"), "6to4"},              // RFC 3056: embeds any IPv4 address
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},        // RFC 3879, deprecated
+}
+
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// Check returns a *BlockedError when a must not be connected to, else nil.
+// IPv4-mapped and NAT64 IPv6 addresses are judged by the IPv4 address they
+// carry.
+func Check(a netip.Addr) error {
+	a = a.Unmap()
+	if a.Is6() && nat64.Contains(a) {
+		b := a.As16()
+		return Check(netip.AddrFrom4([4]byte(b[12:])))
+	}
+	reason := ""
+	switch {
+	case !a.IsValid():
+		reason = "invalid"
+	case a.IsUnspecified():
+		reason = "unspecified"
+	case a.IsLoopback():
+		reason = "loopback"
+	case a.IsPrivate():
+		reason = "private"
+	case a.IsLinkLocalUnicast():
+		reason = "link-local"
+	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
+		reason = "multicast"
+	default:
+		for _, s := range special {
+			if s.p.Contains(a) {
+				reason = s.reason
+				break
+			}
+		}
+	}
+	if reason == "" {
+		return nil
+	}
+	return &BlockedError{Addr: a, Reason: reason}
+}
+
+// Dialer returns a net.Dialer with the given connect timeout whose
+// connections pass Check.
+func Dialer(timeout time.Duration) *net.Dialer {
+	return &net.Dialer{Timeout: timeout, Control: Control}
+}
