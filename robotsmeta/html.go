@@ -70,6 +70,7 @@ type extractor struct {
 	templates int
 	mode      int
 	explicit  bool   // <body> tag seen
+	frameset  bool   // <frameset> before <body>: a frameset document
 	closedBy  string // what opened the body implicitly
 	closedAt  [2]int
 
@@ -141,7 +142,7 @@ func (e *extractor) inForeign() bool {
 		return false
 	}
 	if t.ns == nsSVG {
-		return !(t.a == atom.ForeignObject || t.a == atom.Desc || t.a == atom.Title)
+		return !svgIntegration(t)
 	}
 	switch t.a {
 	case atom.Mi, atom.Mo, atom.Mn, atom.Ms, atom.Mtext:
@@ -218,7 +219,7 @@ func (e *extractor) openBody(by string) {
 // keeps only the first of duplicate attributes and decodes references.
 type attrs struct {
 	name, content, httpEquiv, property, href, rel, class string
-	hasName, hasContent, hasHref, nosnippet, fontBreak bool
+	hasName, hasContent, hasHref, nosnippet, fontBreak   bool
 }
 
 func (e *extractor) readAttrs(hasAttr bool) attrs {
@@ -272,8 +273,15 @@ func (e *extractor) startTag(selfClosing bool) {
 		}
 	}
 	// Head / body bookkeeping.
+	if e.frameset {
+		// In a frameset document only frames exist: no metas, no body.
+		return
+	}
 	if e.mode != modeInBody {
 		switch {
+		case a == atom.Frameset:
+			e.frameset = true
+			return
 		case a == atom.Html:
 			return
 		case a == atom.Head:
@@ -292,6 +300,9 @@ func (e *extractor) startTag(selfClosing bool) {
 			e.openBody("<" + string(nameB) + ">")
 		}
 	} else if a == atom.Html || a == atom.Body || a == atom.Head || a == atom.Frameset {
+		if a == atom.Body {
+			e.explicit = true
+		}
 		return
 	}
 
@@ -483,7 +494,7 @@ func (e *extractor) inScope(a atom.Atom, k scopeKind) bool {
 
 func scopeBoundary(el elem, k scopeKind) bool {
 	if el.ns == nsSVG {
-		return k != scopeTable && (el.a == atom.ForeignObject || el.a == atom.Desc || el.a == atom.Title)
+		return k != scopeTable && svgIntegration(el)
 	}
 	if el.ns == nsMath {
 		switch el.a {
@@ -549,9 +560,11 @@ func (e *extractor) endTag() {
 	}
 	switch a {
 	case atom.Body, atom.Html, atom.Br:
+		// Before <body>, these end tags imply it (WHATWG "anything else").
+		e.openBody("</" + string(nameB) + ">")
 		return
 	case atom.Head:
-		if e.mode == modeInHead {
+		if e.mode == modeInHead || e.mode == modeBeforeHead {
 			e.mode = modeAfterHead
 		}
 		return
@@ -604,6 +617,12 @@ func (e *extractor) endTag() {
 			return
 		}
 	}
+}
+
+// svgIntegration reports an SVG HTML integration point. The tokenizer
+// lower-cases tag names: atom.Foreignobject, not atom.ForeignObject.
+func svgIntegration(el elem) bool {
+	return el.a == atom.Desc || el.a == atom.Title || el.a == atom.Foreignobject
 }
 
 func isHeading(a atom.Atom) bool {

@@ -76,7 +76,7 @@ func (r Rule) String() string {
 	case MaxImagePreview:
 		s += ":" + r.Preview.String()
 	case UnavailableAfter:
-		s += ": " + r.Time.Format(time.RFC3339)
+		s += ": " + r.Time.Format(time.RFC3339Nano)
 	}
 	if r.Scope != "" {
 		s = r.Scope + ": " + s
@@ -151,6 +151,9 @@ type Diagnostic struct {
 }
 
 func (d Diagnostic) String() string {
+	if d.Line == 0 {
+		return fmt.Sprintf("%s: %s (%s)", d.Severity, d.Message, d.Code)
+	}
 	return fmt.Sprintf("%d:%d: %s: %s (%s)", d.Line, d.Column, d.Severity, d.Message, d.Code)
 }
 

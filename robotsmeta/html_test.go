@@ -1,0 +1,155 @@
+package robotsmeta
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// reference extracts what Parse extracts, from the full WHATWG tree that
+// html.Parse builds (scripting enabled, template contents skipped). The
+// streaming extractor must agree with it on the documents below.
+func reference(t *testing.T, doc string) (metas, regions, links []string) {
+	t.Helper()
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text func(n *html.Node, b *strings.Builder)
+	text = func(n *html.Node, b *strings.Builder) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		if n.Type == html.ElementNode && n.DataAtom == atom.Template && n.Namespace == "" {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			text(c, b)
+		}
+	}
+	attr := func(n *html.Node, k string) (string, bool) {
+		for _, a := range n.Attr {
+			if a.Key == k && a.Namespace == "" {
+				return a.Val, true
+			}
+		}
+		return "", false
+	}
+	var walk func(n *html.Node, inBody, inRegion bool)
+	walk = func(n *html.Node, inBody, inRegion bool) {
+		if n.Type == html.ElementNode && n.Namespace == "" {
+			switch n.DataAtom {
+			case atom.Template:
+				return
+			case atom.Body:
+				inBody = true
+			case atom.Meta:
+				if name, ok := attr(n, "name"); ok {
+					c, _ := attr(n, "content")
+					metas = append(metas, fmt.Sprintf("%s=%s body=%v", name, c, inBody))
+				}
+			case atom.A, atom.Area:
+				if h, ok := attr(n, "href"); ok {
+					links = append(links, strings.TrimSpace(h))
+				}
+			case atom.Span, atom.Div, atom.Section:
+				if _, ok := attr(n, "data-nosnippet"); ok && !inRegion {
+					var b strings.Builder
+					text(n, &b)
+					regions = append(regions, strings.Join(strings.Fields(b.String()), " "))
+					inRegion = true
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inBody, inRegion)
+		}
+	}
+	walk(root, false, false)
+	return
+}
+
+func streamed(t *testing.T, doc string) (metas, regions, links []string) {
+	t.Helper()
+	p, err := ParseLines(nil, strings.NewReader(doc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.Sources {
+		metas = append(metas, fmt.Sprintf("%s=%s body=%v", s.Name, s.Value, s.InBody))
+	}
+	for _, r := range p.NoSnippet {
+		regions = append(regions, r.Text)
+	}
+	for _, l := range p.Links {
+		links = append(links, l.Href)
+	}
+	return
+}
+
+// extractionDocs are documents where a naive scanner and a tree builder
+// disagree: implied end tags, foreign content, raw text, templates.
+var extractionDocs = []string{
+	`<head><meta name=robots content=noindex><title>a<meta name=robots content=x></title></head>`,
+	`<head><noscript><meta name=robots content=noindex></noscript></head>`,
+	`<body><noscript><meta name=robots content=noindex></noscript>`,
+	`<head><template><meta name=robots content=noindex></template><meta name=googlebot content=nofollow>`,
+	`<template><div data-nosnippet>x</div><a href=/t>t</a></template><a href=/u>u</a>`,
+	`<head><img src=x><meta name=robots content=noindex>`,
+	`<head><div>ad</div><meta name=robots content=noindex></head><body><meta name=robots content=nofollow>`,
+	`<head></head><meta name=robots content=noindex><body>`,
+	`<svg><meta name=robots content=noindex></svg>`,
+	`<svg><title><meta name=robots content=noindex></title></svg>`,
+	`<svg><style><meta name=robots content=noindex></style></svg>`,
+	`<math><mi><meta name=robots content=noindex></mi></math>`,
+	`<svg><foreignObject><title><meta name=robots content=noindex></title></foreignObject></svg>`,
+	`<textarea><meta name=robots content=noindex></textarea><xmp><a href=/x></xmp>`,
+	`<script>document.write('<meta name="robots" content="noindex">')</script>`,
+	`<!-- <meta name=robots content=noindex> --><iframe srcdoc="<meta name=robots content=noindex>"></iframe>`,
+	`<meta name=foo name=robots content=noindex><meta name=robots content=index content=noindex>`,
+	`<p>a<div data-nosnippet>b<p>c</div>d`,
+	`<p><span data-nosnippet>a<div>b</div>c</span>d`,
+	`<div data-nosnippet>a<span>b</div>c</span>d`,
+	`<div data-nosnippet>unclosed <p>more <b>bold`,
+	`<div data-nosnippet><div data-nosnippet>x</div>y</div>z<section data-nosnippet>s</section>`,
+	`<span data-nosnippet="false">a</span><p data-nosnippet>b</p><mytag data-nosnippet>c</mytag>`,
+	`<ul><li><div data-nosnippet>a<li>b</ul>c`,
+	`<table><tr><td><div data-nosnippet>a<td>b</table>c`,
+	`<div data-nosnippet>a<table><tr><td>b</td></tr></table>c</div>d`,
+	`<DIV DATA-NOSNIPPET>Caps &amp; refs&nbsp;here</DIV>`,
+	`<div data-nosnippet>a<script>var x = 1;</script><template>t</template>b</div>`,
+	`<div data-nosnippet>a<svg><title>t</title><div>x</div></svg>b</div>c`,
+	`<h1><div data-nosnippet>a<h2>b</h2>c</div></h1>d`,
+	`<a href="/1">1<a href="/2">2</a></a><area href=" /3 "><a>no href</a><link href=/l>`,
+	`<a href=/x rel="NoFollow noopener">x</a><a href='/y&amp;z'>y</a>`,
+	`<select><option><div data-nosnippet>a</div></select>b`,
+	`</html><meta name=robots content=noindex>`,
+	`<body></body><div data-nosnippet>after body</div>`,
+	`<frameset><meta name=robots content=noindex></frameset>`,
+	`<button><div data-nosnippet>a<p>b</button>c`,
+	`<dl><dt><div data-nosnippet>a<dd>b</dl>`,
+	`<object><div data-nosnippet>a</object>b</div>c`,
+	`<section data-nosnippet>a<h1>b<section>c</section>d</h1>e</section>f`,
+	`<div data-nosnippet/>self-closing div is not void`,
+	`<plaintext><meta name=robots content=noindex>`,
+}
+
+func TestExtractionMatchesTree(t *testing.T) {
+	for _, doc := range extractionDocs {
+		rm, rr, rl := reference(t, doc)
+		sm, sr, sl := streamed(t, doc)
+		if !slices.Equal(rm, sm) {
+			t.Errorf("%s\n metas %q\n  tree %q", doc, sm, rm)
+		}
+		if !slices.Equal(rr, sr) {
+			t.Errorf("%s\n regions %q\n    tree %q", doc, sr, rr)
+		}
+		if !slices.Equal(rl, sl) {
+			t.Errorf("%s\n links %q\n  tree %q", doc, sl, rl)
+		}
+	}
+}

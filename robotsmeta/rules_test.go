@@ -1,0 +1,108 @@
+package robotsmeta
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRuleGrammar checks the X-Robots-Tag / meta content grammar: which
+// rules come out (as Rule.String) and which diagnostics.
+func TestRuleGrammar(t *testing.T) {
+	tests := []struct {
+		header bool
+		in     string
+		rules  []string
+		diags  []string
+	}{
+		{true, "noindex", []string{"noindex"}, nil},
+		{true, "NOINDEX , NoFollow", []string{"noindex", "nofollow"}, nil},
+		{true, "googlebot: noindex", []string{"googlebot: noindex"}, nil},
+		{true, "googlebot: noindex, otherbot: nofollow", []string{"googlebot: noindex", "otherbot: nofollow"}, nil},
+		{true, "GoogleBot:noindex,nofollow", []string{"googlebot: noindex", "googlebot: nofollow"}, nil},
+		{true, "max-snippet: 10", []string{"max-snippet:10"}, nil},
+		{true, "googlebot: max-snippet:10, max-image-preview:LARGE", []string{"googlebot: max-snippet:10", "googlebot: max-image-preview:large"}, nil},
+		{true, "noindex, unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"noindex", "unavailable_after: 2010-06-25T23:00:00Z"}, []string{"date-past"}},
+		{true, "unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after: 2010-06-25T23:00:00Z", "nofollow"}, []string{"date-two-digit-year", "date-past"}},
+		{true, "unavailable_after: Fri, 25 Jun 2099 15:00:00 GMT", []string{"unavailable_after: 2099-06-25T15:00:00Z"}, nil},
+		{true, "unavailable_after: tomorrow, noindex", []string{"noindex"}, []string{"invalid-date"}},
+		{true, "max-snippet:ten, nosnippet", []string{"nosnippet"}, []string{"invalid-value"}},
+		{true, "max-snippet:-2", nil, []string{"invalid-value"}},
+		{true, "max-image-preview:huge", nil, []string{"invalid-value"}},
+		{true, "max-snippet", nil, []string{"missing-value"}},
+		{true, "noindex; nofollow", nil, []string{"semicolon-separator"}},
+		{true, "noindex nofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}}, // Lenient (Bing only)
+		{true, "noindex, , nofollow", []string{"noindex", "nofollow"}, []string{"empty-item"}},
+		{true, "googlebot:", nil, []string{"empty-scope"}},
+		{true, "googlebot: otherbot: noindex", []string{"otherbot: noindex"}, []string{"empty-scope"}},
+		{true, "noindex: yes", nil, []string{"invalid-item"}},
+		{true, "noindex, frobnicate", []string{"noindex"}, []string{"unknown-directive"}},
+		{true, "noodp", []string{"noodp"}, []string{"retired-directive"}},
+		{true, "%%%", nil, []string{"invalid-item"}},
+		{true, "noai, noimageai", []string{"noai", "noimageai"}, nil},
+		// In meta content "x: y" is not a scope: the item is unknown.
+		{false, "googlebot: noindex", nil, []string{"unknown-directive"}},
+		{false, "noindex&nofollow", nil, []string{"invalid-item"}},
+		{false, "  noindex ,\t  nofollow  ", []string{"noindex", "nofollow"}, nil},
+		{false, "", nil, nil},
+	}
+	for _, tt := range tests {
+		p := &Page{}
+		p.Sources = append(p.Sources, Source{})
+		p.parseRuleList(tt.in, listCtx{header: tt.header, line: 1, lint: true, now: mustTime(t, "2026-06-01T00:00:00Z")})
+		var rules, diags []string
+		for _, r := range p.Rules {
+			rules = append(rules, r.String())
+		}
+		for _, d := range p.Diagnostics {
+			diags = append(diags, d.Code)
+		}
+		if !slices.Equal(rules, tt.rules) || !slices.Equal(diags, tt.diags) {
+			t.Errorf("header=%v %q:\n rules %q, want %q\n diags %q, want %q\n %v", tt.header, tt.in, rules, tt.rules, diags, tt.diags, p.Diagnostics)
+		}
+		for _, r := range p.Rules {
+			if strings.Contains(tt.in, " nofollow") && !strings.Contains(tt.in, ",") && !r.Lenient {
+				t.Errorf("%q: rule %v should be Lenient", tt.in, r)
+			}
+		}
+	}
+}
+
+func TestSFDictionary(t *testing.T) {
+	tests := []struct {
+		in   string
+		want map[string]string // nil: parse error
+	}{
+		{"train-ai=n", map[string]string{"train-ai": "n"}},
+		{"train-ai=y, train-ai=n", map[string]string{"train-ai": "n"}},
+		{"train-ai=n;p=1, search=y", map[string]string{"train-ai": "n", "search": "y"}},
+		{"train-ai=\"n\"", map[string]string{"train-ai": ""}},
+		{"train-ai, search=?0", map[string]string{"train-ai": "", "search": ""}},
+		{"a=(x y);q=1, b=:aGk=:, c=-1.5, d=@17, e=%\"x\"", map[string]string{"a": "", "b": "", "c": "", "d": "", "e": ""}},
+		{"", map[string]string{}},
+		{"Train-AI=n", nil},
+		{"train-ai=n,", nil},
+		{"train-ai=n search=y", nil},
+		{"train-ai=\"n", nil},
+		{"a=1.2345", nil},
+		{"a=(x", nil},
+	}
+	for _, tt := range tests {
+		got, err := parseDictionary(tt.in)
+		if tt.want == nil {
+			if err == nil {
+				t.Errorf("parseDictionary(%q) = %v, want error", tt.in, got)
+			}
+			continue
+		}
+		if err != nil || len(got) != len(tt.want) {
+			t.Errorf("parseDictionary(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			continue
+		}
+		for k, v := range tt.want {
+			if got[k] != v {
+				t.Errorf("parseDictionary(%q)[%q] = %q, want %q", tt.in, k, got[k], v)
+			}
+		}
+	}
+}
