@@ -1,0 +1,546 @@
+package robotsfetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rep-toolkit/rep/internal/netguard"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Outage chooses what an origin unreachable for Options.OutageLimit means.
+type Outage uint8
+
+const (
+	// OutageUseCopy is Google's rule: the last good copy, or no
+	// restrictions when there is none.
+	OutageUseCopy Outage = iota
+	// OutageAllowAll treats the file as unavailable: no restrictions (RFC
+	// 9309 §2.3.1.4's first MAY).
+	OutageAllowAll
+	// OutageDisallow keeps disallowing everything, however long the outage
+	// (the RFC's MUST without its MAY).
+	OutageDisallow
+)
+
+// Defaults for the zero Options.
+const (
+	DefaultMaxAge         = 24 * time.Hour      // RFC 9309 §2.4, Google
+	DefaultMinAge         = time.Minute         // floor on reuse, against max-age=0
+	DefaultRetryInterval  = 10 * time.Minute    // retry of an unreachable origin
+	DefaultOutageLimit    = 30 * 24 * time.Hour // RFC 9309 §2.3.1.4's example, Google
+	DefaultMaxRedirects   = 5                   // RFC 9309 §2.3.1.2, Google
+	DefaultMaxOrigins     = 10000
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultHeaderTimeout  = 10 * time.Second
+	DefaultBodyTimeout    = 20 * time.Second
+	DefaultTimeout        = 60 * time.Second
+	DefaultStoreTimeout   = 2 * time.Second
+)
+
+// Options configure a Fetcher. Zero durations and counts mean the defaults
+// above.
+type Options struct {
+	// UserAgent is the crawler's full User-Agent header, sent with every
+	// request (servers answer some crawlers differently). Required.
+	UserAgent string
+	// Profile is how bodies are parsed (robotstxt.Google by default).
+	Profile robotstxt.Profile
+	// MaxBytes is the body limit after decoding; 0 means
+	// robotstxt.DefaultMaxBytes (500 KiB, RFC 9309 §2.5's minimum).
+	MaxBytes int
+	// MaxRedirects is how many redirects are followed; one more makes the
+	// file unavailable.
+	MaxRedirects int
+	// MaxOrigins bounds the origins kept parsed in memory (least recently
+	// used first out).
+	MaxOrigins int
+	// MaxAge caps how long any result is reused; MinAge is how long every
+	// result is reused at least (negative: not at all); RetryInterval is how
+	// long an unreachable result stands when the server sends no
+	// Retry-After.
+	MaxAge, MinAge, RetryInterval time.Duration
+	// OutageLimit is how long an origin must stay unreachable before
+	// AfterOutage applies.
+	OutageLimit time.Duration
+	AfterOutage Outage
+	// StaleIfUnreachable lets the last good copy answer while the origin is
+	// unreachable, as RFC 9309 §2.4 permits ("unless the robots.txt file is
+	// unreachable"), instead of disallowing everything. Off by default:
+	// Google disallows until the 30-day rule applies.
+	StaleIfUnreachable bool
+	// ConnectTimeout bounds DNS, connect and the TLS handshake;
+	// HeaderTimeout the wait for each response's headers; BodyTimeout the
+	// reading of the body; Timeout the whole attempt, redirects included.
+	ConnectTimeout, HeaderTimeout, BodyTimeout, Timeout time.Duration
+	// Guard refuses loopback, private, link-local and other special
+	// addresses at connect time (see internal/netguard). Set it when
+	// fetching on behalf of someone else; it cannot be combined with Client.
+	Guard bool
+	// Client replaces the default HTTP client (its CheckRedirect is
+	// replaced, to count redirects). ConnectTimeout and HeaderTimeout then
+	// do not apply; Timeout and BodyTimeout still do.
+	Client *http.Client
+	// Store holds fetched entries behind the in-memory layer; nil means
+	// memory only.
+	Store Store
+	// StoreTimeout bounds each Store call.
+	StoreTimeout time.Duration
+	// Now is the clock; nil means time.Now. Tests inject one.
+	Now func() time.Time
+}
+
+// Fetcher fetches and caches robots.txt files. It is safe for concurrent
+// use; create one per crawler and keep it.
+type Fetcher struct {
+	o      Options
+	client *http.Client
+
+	mu     sync.Mutex
+	cache  lru
+	flight map[string]*call
+
+	requests atomic.Int64
+}
+
+type call struct {
+	done   chan struct{}
+	robots *Robots
+}
+
+// New returns a Fetcher.
+func New(o Options) (*Fetcher, error) {
+	if o.UserAgent == "" {
+		return nil, errors.New("robotsfetch: Options.UserAgent is required: servers see it on every request")
+	}
+	if o.Guard && o.Client != nil {
+		return nil, errors.New("robotsfetch: Options.Guard cannot protect a caller-supplied Client; set one or the other")
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&o.MaxAge, DefaultMaxAge)
+	def(&o.MinAge, DefaultMinAge)
+	o.MinAge = max(o.MinAge, 0)
+	def(&o.RetryInterval, DefaultRetryInterval)
+	def(&o.OutageLimit, DefaultOutageLimit)
+	def(&o.ConnectTimeout, DefaultConnectTimeout)
+	def(&o.HeaderTimeout, DefaultHeaderTimeout)
+	def(&o.BodyTimeout, DefaultBodyTimeout)
+	def(&o.Timeout, DefaultTimeout)
+	def(&o.StoreTimeout, DefaultStoreTimeout)
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = robotstxt.DefaultMaxBytes
+	}
+	if o.MaxRedirects <= 0 {
+		o.MaxRedirects = DefaultMaxRedirects
+	}
+	if o.MaxOrigins <= 0 {
+		o.MaxOrigins = DefaultMaxOrigins
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	f := &Fetcher{o: o, flight: make(map[string]*call)}
+	f.cache.max = o.MaxOrigins
+	if o.Client != nil {
+		c := *o.Client
+		f.client = &c
+	} else {
+		d := &net.Dialer{Timeout: o.ConnectTimeout}
+		tr := &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           d.DialContext,
+			TLSHandshakeTimeout:   o.ConnectTimeout,
+			ResponseHeaderTimeout: o.HeaderTimeout,
+			DisableCompression:    true, // we decode, so the size limit applies after decoding
+			MaxIdleConnsPerHost:   2,
+			IdleConnTimeout:       30 * time.Second,
+			ForceAttemptHTTP2:     true,
+		}
+		if o.Guard {
+			d.Control = netguard.Control
+			tr.Proxy = nil // a proxy would be the only address checked
+		}
+		f.client = &http.Client{Transport: tr}
+	}
+	f.client.CheckRedirect = f.checkRedirect
+	return f, nil
+}
+
+// Options returns the options in force, defaults filled in.
+func (f *Fetcher) Options() Options { return f.o }
+
+// Requests returns how many fetch attempts the Fetcher has made (one per
+// attempt, whatever the redirects).
+func (f *Fetcher) Requests() int64 { return f.requests.Load() }
+
+// Len returns how many origins are held in memory.
+func (f *Fetcher) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cache.len()
+}
+
+// Robots is the answer for one origin: the fetch outcome and, when the
+// verdict is UseRules, the parsed file. It is immutable and safe for
+// concurrent use.
+type Robots struct {
+	Outcome Outcome
+	// File holds the rules in force when Outcome.Verdict is UseRules; nil
+	// otherwise.
+	File *robotstxt.File
+	memo atomic.Pointer[agentMemo]
+}
+
+type agentMemo struct {
+	names []string
+	agent *robotstxt.Agent
+}
+
+// Agent returns the robotstxt.Agent for a fallback chain of crawler names,
+// resolved once and remembered for the last chain asked (a crawler asks
+// with the same names every time); nil when no file is in force.
+func (r *Robots) Agent(names ...string) *robotstxt.Agent {
+	if r.File == nil {
+		return nil
+	}
+	if m := r.memo.Load(); m != nil && slices.Equal(m.names, names) {
+		return m.agent
+	}
+	a := r.File.Agent(names...)
+	r.memo.Store(&agentMemo{names: slices.Clone(names), agent: a})
+	return a
+}
+
+// Check decides rawurl for the crawler names: against the rules when the
+// verdict is UseRules, else the verdict's allow-all or disallow-all with
+// no rule.
+func (r *Robots) Check(rawurl string, names ...string) robotstxt.Decision {
+	switch r.Outcome.Verdict {
+	case UseRules:
+		return r.Agent(names...).Check(rawurl)
+	case AllowAll:
+		return robotstxt.Decision{Allowed: true}
+	default:
+		return robotstxt.Decision{}
+	}
+}
+
+// Get returns the robots.txt answer for rawurl's origin, from memory while
+// it is fresh, else from the Store or the network. Concurrent calls for one
+// origin share one fetch. The error is non-nil only for a URL with no
+// origin to fetch or when ctx ends first; every fetch failure is an answer
+// (Unreachable, DisallowAll), never an error.
+func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
+	origin, err := Origin(rawurl)
+	if err != nil {
+		return nil, err
+	}
+	now := f.o.Now()
+	f.mu.Lock()
+	it := f.cache.get(origin)
+	if it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
+		f.mu.Unlock()
+		return it.robots, nil
+	}
+	c, ok := f.flight[origin]
+	if !ok {
+		c = &call{done: make(chan struct{})}
+		f.flight[origin] = c
+		var prev *Entry
+		if it != nil {
+			prev = it.entry
+		}
+		// The fetch runs on its own: the callers waiting for it may give
+		// up (their ctx), the fetch and its caching do not.
+		go f.refresh(origin, prev, c)
+	}
+	f.mu.Unlock()
+	select {
+	case <-c.done:
+		return c.robots, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("robotsfetch: waiting for %s/robots.txt: %w", origin, context.Cause(ctx))
+	}
+}
+
+func (f *Fetcher) refresh(origin string, prev *Entry, c *call) {
+	var storeErr error
+	if f.o.Store != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+		e, err := f.o.Store.Get(ctx, origin)
+		cancel()
+		switch {
+		case err != nil:
+			storeErr = err
+		case e != nil && f.o.Now().Before(e.Last.ExpiresAt):
+			e.Last.Source = FromStore
+			f.finish(origin, c, e)
+			return
+		case e != nil && (prev == nil || e.Last.FetchedAt.After(prev.Last.FetchedAt)):
+			prev = e // newer: its good copy and outage start count
+		}
+	}
+	e := f.fetch(origin, prev)
+	if f.o.Store != nil && storeErr == nil && !e.Last.Has(WarnNoStore) {
+		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+		storeErr = f.o.Store.Put(ctx, origin, e, f.o.OutageLimit+f.o.MaxAge)
+		cancel()
+	}
+	if storeErr != nil {
+		e.Last.StoreError = storeErr.Error()
+		e.Last.Warnings = append(e.Last.Warnings, WarnStoreFailed)
+	}
+	f.finish(origin, c, e)
+}
+
+func (f *Fetcher) finish(origin string, c *call, e *Entry) {
+	r := f.build(e)
+	f.mu.Lock()
+	f.cache.put(&item{origin: origin, robots: r, entry: e})
+	delete(f.flight, origin)
+	c.robots = r
+	f.mu.Unlock()
+	close(c.done)
+}
+
+// build parses the entry's good copy when its rules are in force.
+func (f *Fetcher) build(e *Entry) *Robots {
+	r := &Robots{Outcome: e.Last}
+	if r.Outcome.Verdict == UseRules {
+		if e.Good == nil {
+			// Only a damaged store entry gets here: fail closed.
+			r.Outcome.Verdict = DisallowAll
+			r.Outcome.Error = "stored entry has rules in force but no body"
+			return r
+		}
+		r.File = robotstxt.ParseWith(e.Good.Body, robotstxt.Options{Profile: f.o.Profile, MaxBytes: f.o.MaxBytes})
+	}
+	return r
+}
+
+var (
+	errTooManyRedirects = errors.New("too many redirects")
+	errBadRedirect      = errors.New("redirect to a URL that has no robots.txt to fetch")
+	errBodyTimeout      = errors.New("body timeout")
+)
+
+type hopsKey struct{}
+
+func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > f.o.MaxRedirects {
+		return fmt.Errorf("%w: more than %d", errTooManyRedirects, f.o.MaxRedirects)
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fmt.Errorf("%w: %s", errBadRedirect, req.URL.Redacted())
+	}
+	if hops, ok := req.Context().Value(hopsKey{}).(*[]string); ok {
+		*hops = append(*hops, req.URL.String())
+	}
+	return nil
+}
+
+func verdictOf(r Rule) Verdict {
+	if r == Success {
+		return UseRules
+	}
+	return AllowAll
+}
+
+// fetch makes one attempt and returns the new entry; prev is the entry it
+// replaces (nil for none).
+func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
+	f.requests.Add(1)
+	now := f.o.Now()
+	e := &Entry{Version: EntryVersion, Origin: origin}
+	if prev != nil {
+		e.Good = prev.Good
+	}
+	out := &e.Last
+	out.Origin, out.URL, out.FetchedAt, out.Source = origin, origin+"/robots.txt", now, FromNetwork
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ctx, cancelT := context.WithTimeout(ctx, f.o.Timeout)
+	defer cancelT()
+	var hops []string
+	ctx = context.WithValue(ctx, hopsKey{}, &hops)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, out.URL, nil)
+	if err != nil {
+		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %v", out.URL, err))
+	}
+	req.Header.Set("User-Agent", f.o.UserAgent)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	conditional := false
+	if g := e.Good; g != nil && g.Rule == Success {
+		if g.ETag != "" {
+			req.Header.Set("If-None-Match", g.ETag)
+			conditional = true
+		}
+		if g.LastModified != "" {
+			req.Header.Set("If-Modified-Since", g.LastModified)
+			conditional = true
+		}
+	}
+	resp, err := f.client.Do(req)
+	out.Redirects = hops
+	if resp != nil {
+		out.Status = resp.StatusCode
+		out.FinalURL = resp.Request.URL.String()
+		out.ContentType = resp.Header.Get("Content-Type")
+		out.ContentEncoding = resp.Header.Get("Content-Encoding")
+		defer resp.Body.Close()
+	}
+	switch {
+	case errors.Is(err, errTooManyRedirects):
+		out.Error = fmt.Sprintf("GET %s: %v", out.URL, unwrapURLError(err))
+		return f.definitive(e, TooManyRedirects, header(resp), nil)
+	case errors.Is(err, errBadRedirect):
+		out.Error = fmt.Sprintf("GET %s: %v", out.URL, unwrapURLError(err))
+		return f.definitive(e, BadRedirect, header(resp), nil)
+	case err != nil:
+		return f.unreachable(e, prev, nil, err)
+	}
+	code := resp.StatusCode
+	switch {
+	case code == http.StatusNotModified && conditional:
+		g := *e.Good
+		g.FetchedAt = now
+		if v := resp.Header.Get("ETag"); v != "" {
+			g.ETag = v
+		}
+		if v := resp.Header.Get("Last-Modified"); v != "" {
+			g.LastModified = v
+		}
+		out.Source = FromRevalidation
+		out.CopyFetchedAt = e.Good.FetchedAt
+		out.Bytes = len(g.Body)
+		out.FinalURL = g.URL
+		return f.definitive(e, Success, resp.Header, &g)
+	case code >= 200 && code <= 299:
+		body, err := f.readBody(resp, cancel)
+		if err != nil {
+			return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d, reading the body: %v", out.URL, code, err))
+		}
+		out.Bytes = len(body)
+		g := &Copy{Rule: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
+			ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
+		if len(body) > f.o.MaxBytes {
+			g.Truncated = true
+			out.Warnings = append(out.Warnings, WarnTruncated)
+		}
+		if looksHTML(body) {
+			out.Warnings = append(out.Warnings, WarnHTML)
+		}
+		if !plainText(out.ContentType) {
+			out.Warnings = append(out.Warnings, WarnContentType)
+		}
+		return f.definitive(e, Success, resp.Header, g)
+	case code >= 300 && code <= 399:
+		out.Error = fmt.Sprintf("GET %s: %d with no redirect to follow", out.FinalURL, code)
+		if code == http.StatusNotModified {
+			out.Error = fmt.Sprintf("GET %s: 304 to a request that was not conditional", out.FinalURL)
+		}
+		return f.definitive(e, BadRedirect, resp.Header, nil)
+	case code == http.StatusTooManyRequests:
+		return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d %s", out.FinalURL, code, http.StatusText(code)))
+	case code >= 400 && code <= 499:
+		return f.definitive(e, Unavailable, resp.Header, nil)
+	default:
+		return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d %s", out.FinalURL, code, http.StatusText(code)))
+	}
+}
+
+// readBody decodes and reads the body up to MaxBytes+1 bytes within
+// BodyTimeout.
+func (f *Fetcher) readBody(resp *http.Response, cancel context.CancelCauseFunc) ([]byte, error) {
+	t := time.AfterFunc(f.o.BodyTimeout, func() { cancel(errBodyTimeout) })
+	defer t.Stop()
+	r, err := decodeBody(resp.Header.Get("Content-Encoding"), resp.Body)
+	if err == nil {
+		var body []byte
+		body, err = readLimited(r, f.o.MaxBytes)
+		if err == nil {
+			return body, nil
+		}
+	}
+	if cause := context.Cause(resp.Request.Context()); cause != nil && !errors.Is(err, cause) {
+		err = fmt.Errorf("%v (%v)", err, cause)
+	}
+	return nil, err
+}
+
+// definitive records an answer that is not an outage: Success with its
+// copy, or one of the allow-all rules.
+func (f *Fetcher) definitive(e *Entry, rule Rule, h http.Header, g *Copy) *Entry {
+	out := &e.Last
+	now := out.FetchedAt
+	out.Rule, out.Verdict = rule, verdictOf(rule)
+	ttl, noStore := freshness(h, now, f.o.MaxAge, f.o.MaxAge)
+	if noStore {
+		out.Warnings = append(out.Warnings, WarnNoStore)
+	}
+	out.ExpiresAt = now.Add(max(ttl, f.o.MinAge))
+	if g == nil {
+		status := out.Status
+		if rule == TooManyRedirects || rule == BadRedirect {
+			status = 0
+		}
+		g = &Copy{Rule: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
+	}
+	e.Good = g
+	return e
+}
+
+// unreachable records a failed attempt and applies the outage rules.
+func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err error) *Entry {
+	out := &e.Last
+	now := out.FetchedAt
+	out.Error = err.Error()
+	var be *netguard.BlockedError
+	if errors.As(err, &be) {
+		out.Error = fmt.Sprintf("GET %s: %v", out.URL, be)
+	}
+	retry := f.o.RetryInterval
+	if resp != nil {
+		if ra, ok := retryAfter(resp.Header, now); ok {
+			retry = ra
+		}
+	}
+	out.ExpiresAt = now.Add(min(max(retry, f.o.MinAge), f.o.MaxAge))
+	out.DownSince = now
+	if prev != nil && !prev.Last.DownSince.IsZero() {
+		out.DownSince = prev.Last.DownSince
+	}
+	out.Rule, out.Verdict = Unreachable, DisallowAll
+	g := e.Good
+	switch {
+	case now.Sub(out.DownSince) >= f.o.OutageLimit && f.o.AfterOutage != OutageDisallow:
+		if g != nil && f.o.AfterOutage == OutageUseCopy {
+			out.Rule, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Rule), g.FetchedAt
+		} else {
+			out.Rule, out.Verdict = OutageAllow, AllowAll
+		}
+	case f.o.StaleIfUnreachable && g != nil:
+		out.Rule, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Rule), g.FetchedAt
+	}
+	return e
+}
+
+func header(resp *http.Response) http.Header {
+	if resp == nil {
+		return nil
+	}
+	return resp.Header
+}

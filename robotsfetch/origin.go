@@ -1,0 +1,114 @@
+package robotsfetch
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// Origin returns the scope of rawurl's robots.txt: "scheme://host[:port]"
+// with the scheme and host lower-cased, an IDN host in its punycode form,
+// user information removed and the scheme's default port dropped (RFC 9309
+// §2.3: one file per scheme, host and port). Only http and https URLs have
+// a robots.txt this package can fetch.
+//
+// An already canonical URL costs no allocation.
+func Origin(rawurl string) (string, error) {
+	if o, ok := fastOrigin(rawurl); ok {
+		return o, nil
+	}
+	u, err := url.Parse(rawurl)
+	if err != nil {
+		return "", fmt.Errorf("robotsfetch: URL %q: %v", rawurl, unwrapURLError(err))
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		if scheme == "" {
+			return "", fmt.Errorf("robotsfetch: URL %q is not absolute: it needs http:// or https://", rawurl)
+		}
+		return "", fmt.Errorf("robotsfetch: URL %q: scheme %q has no robots.txt to fetch (http and https only)", rawurl, u.Scheme)
+	}
+	host := u.Hostname()
+	if host == "" {
+		return "", fmt.Errorf("robotsfetch: URL %q has no host", rawurl)
+	}
+	if strings.Contains(host, ":") { // IPv6 literal
+		host = "[" + strings.ToLower(host) + "]"
+	} else {
+		if host, err = idna.Lookup.ToASCII(host); err != nil {
+			return "", fmt.Errorf("robotsfetch: URL %q: host: %v", rawurl, err)
+		}
+		host = strings.ToLower(host)
+	}
+	port := u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port != "" {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
+	}
+	return scheme + "://" + host, nil
+}
+
+// fastOrigin slices the origin out of a URL that is already canonical:
+// lower-case http or https, a lower-case ASCII host, no user information,
+// no default port.
+func fastOrigin(s string) (string, bool) {
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "https://"):
+		rest = s[len("https://"):]
+	case strings.HasPrefix(s, "http://"):
+		rest = s[len("http://"):]
+	default:
+		return "", false
+	}
+	end := len(rest)
+	colon := -1
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if c == '/' || c == '?' || c == '#' {
+			end = i
+			break
+		}
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '.':
+		case c == ':':
+			if colon >= 0 {
+				return "", false
+			}
+			colon = i
+		default: // upper case, '@', '[', '%', non-ASCII: the slow path decides
+			return "", false
+		}
+	}
+	if end == 0 || colon == 0 {
+		return "", false
+	}
+	if colon >= 0 {
+		port := rest[colon+1 : end]
+		if port == "" || port[0] == '0' || len(port) > 5 || (port == "80" && s[4] == ':') || (port == "443" && s[4] == 's') {
+			return "", false
+		}
+		for i := 0; i < len(port); i++ {
+			if port[i] < '0' || port[i] > '9' {
+				return "", false
+			}
+		}
+	}
+	if strings.HasPrefix(rest[:end], "xn--") || strings.Contains(rest[:end], ".xn--") {
+		// Punycode labels are validated by the slow path.
+		return "", false
+	}
+	return s[:len(s)-len(rest)+end], true
+}
+
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}

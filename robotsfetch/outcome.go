@@ -1,0 +1,253 @@
+package robotsfetch
+
+import (
+	"fmt"
+	"time"
+)
+
+// Rule is the row of the status table that decided a fetch (see the package
+// documentation).
+type Rule uint8
+
+const (
+	// RuleNone is the zero value: no fetch has been made.
+	RuleNone Rule = iota
+	// Success: a 2xx response (or a 304 renewing one); its rules apply.
+	Success
+	// Unavailable: a 4xx other than 429; no restrictions.
+	Unavailable
+	// TooManyRedirects: more redirects than Options.MaxRedirects; treated
+	// as unavailable.
+	TooManyRedirects
+	// BadRedirect: a 3xx that cannot be followed (no Location, 300, or a 304
+	// to an unconditional request); treated as unavailable.
+	BadRedirect
+	// Unreachable: 429, 5xx, an unexpected status, a timeout, a DNS or a
+	// connection error; everything is disallowed.
+	Unreachable
+	// StaleCopy: unreachable, and Options.StaleIfUnreachable let the last
+	// good copy answer.
+	StaleCopy
+	// OutageCopy: unreachable for Options.OutageLimit or longer; the last
+	// good copy answers.
+	OutageCopy
+	// OutageAllow: unreachable for Options.OutageLimit or longer with no
+	// good copy (or AfterOutage is OutageAllowAll); no restrictions.
+	OutageAllow
+)
+
+var ruleNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
+	"unreachable", "stale-copy", "outage-copy", "outage-allow"}
+
+var ruleText = [...]string{
+	"not fetched",
+	"2xx: the rules in the file apply",
+	"4xx: unavailable, no restrictions",
+	"too many redirects: unavailable, no restrictions",
+	"unfollowable redirect: unavailable, no restrictions",
+	"unreachable (429, 5xx or network error): everything disallowed",
+	"unreachable: the last good copy applies",
+	"unreachable for too long: the last good copy applies",
+	"unreachable for too long and no good copy: no restrictions",
+}
+
+// String returns the rule's stable kebab-case name, as in JSON.
+func (r Rule) String() string {
+	if int(r) < len(ruleNames) {
+		return ruleNames[r]
+	}
+	return fmt.Sprintf("rule(%d)", uint8(r))
+}
+
+// Explain says in a few words what the rule means for a crawler.
+func (r Rule) Explain() string {
+	if int(r) < len(ruleText) {
+		return ruleText[r]
+	}
+	return r.String()
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *Rule) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, ruleNames[:], (*uint8)(r), "rule")
+}
+
+// Verdict is what a fetch means for every URL of the origin before any rule
+// is matched.
+type Verdict uint8
+
+const (
+	// UseRules: match the URL against the parsed file.
+	UseRules Verdict = iota
+	// AllowAll: no robots.txt restrictions.
+	AllowAll
+	// DisallowAll: nothing may be crawled.
+	DisallowAll
+)
+
+var verdictNames = [...]string{"use-rules", "allow-all", "disallow-all"}
+
+// String returns "use-rules", "allow-all" or "disallow-all".
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("verdict(%d)", uint8(v))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, verdictNames[:], (*uint8)(v), "verdict")
+}
+
+// Source says where the Fetcher got a result.
+type Source uint8
+
+const (
+	// FromNetwork: a response (or a network error) just now.
+	FromNetwork Source = iota
+	// FromRevalidation: a 304 Not Modified renewed the copy.
+	FromRevalidation
+	// FromStore: another process, or an earlier run, stored it.
+	FromStore
+)
+
+var sourceNames = [...]string{"network", "revalidated", "store"}
+
+// String returns "network", "revalidated" or "store".
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return fmt.Sprintf("source(%d)", uint8(s))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *Source) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, sourceNames[:], (*uint8)(s), "source")
+}
+
+// Warning flags something odd about a fetched file that did not change how
+// it was read.
+type Warning uint8
+
+const (
+	// WarnHTML: the body looks like an HTML page (a login page, a soft 404
+	// served with 200). It is parsed as robots.txt, as Google does, which
+	// usually finds no rules and so allows everything.
+	WarnHTML Warning = iota + 1
+	// WarnContentType: the Content-Type is not text/plain (RFC 9309 §2.3
+	// says MUST); the body is parsed anyway.
+	WarnContentType
+	// WarnTruncated: the body is over Options.MaxBytes; only the lines
+	// before the limit were read.
+	WarnTruncated
+	// WarnNoStore: Cache-Control no-store: kept in memory for MinAge only
+	// and not written to the Store.
+	WarnNoStore
+	// WarnStoreFailed: the Store could not be read or written; see
+	// Outcome.StoreError.
+	WarnStoreFailed
+)
+
+var warningNames = [...]string{"", "html", "content-type", "truncated", "no-store", "store-failed"}
+
+// String returns the warning's kebab-case name.
+func (w Warning) String() string {
+	if w > 0 && int(w) < len(warningNames) {
+		return warningNames[w]
+	}
+	return fmt.Sprintf("warning(%d)", uint8(w))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (w Warning) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (w *Warning) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, warningNames[:], (*uint8)(w), "warning")
+}
+
+func unmarshalEnum(b []byte, names []string, dst *uint8, what string) error {
+	for i, n := range names {
+		if n != "" && n == string(b) {
+			*dst = uint8(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("robotsfetch: unknown %s %q", what, b)
+}
+
+// Outcome records one fetch of one origin's robots.txt and how it was read.
+// It is reported with every answer, so a crawler can explain any decision.
+type Outcome struct {
+	// Origin is scheme://host[:port], the scope of the file.
+	Origin string `json:"origin"`
+	// URL is the robots.txt URL requested; FinalURL is where the answer
+	// came from after redirects.
+	URL      string `json:"url"`
+	FinalURL string `json:"final_url,omitempty"`
+	// Redirects are the targets of the redirects followed, in order.
+	Redirects []string `json:"redirects,omitempty"`
+	// Status is the final HTTP status; 0 when no response arrived.
+	Status  int     `json:"status"`
+	Rule    Rule    `json:"rule"`
+	Verdict Verdict `json:"verdict"`
+	Source  Source  `json:"source"`
+	// Bytes counts the body bytes read after decoding, at most MaxBytes+1.
+	Bytes           int    `json:"bytes"`
+	ContentType     string `json:"content_type,omitempty"`
+	ContentEncoding string `json:"content_encoding,omitempty"`
+	// FetchedAt is when the attempt was made; ExpiresAt is when the result
+	// stops being reused.
+	FetchedAt time.Time `json:"fetched_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+	// DownSince is the first failed attempt of the current outage; zero
+	// when the last attempt reached the origin.
+	DownSince time.Time `json:"down_since,omitzero"`
+	// CopyFetchedAt is when the copy in force was fetched, when the rules
+	// come from an older copy (StaleCopy, OutageCopy, or a 304).
+	CopyFetchedAt time.Time `json:"copy_fetched_at,omitzero"`
+	// Error says why the attempt failed (Unreachable, TooManyRedirects,
+	// BadRedirect): the URL and the cause.
+	Error string `json:"error,omitempty"`
+	// StoreError says why the Store failed, when it did.
+	StoreError string    `json:"store_error,omitempty"`
+	Warnings   []Warning `json:"warnings,omitempty"`
+}
+
+// Has reports whether the outcome carries warning w.
+func (o *Outcome) Has(w Warning) bool {
+	for _, x := range o.Warnings {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// String summarises the outcome on one line, e.g.
+// "https://example.com/robots.txt: 200, success, fetched 2026-01-02T03:04:05Z, expires ...".
+func (o *Outcome) String() string {
+	s := fmt.Sprintf("%s: ", o.URL)
+	if o.Status != 0 {
+		s += fmt.Sprintf("%d, ", o.Status)
+	}
+	s += o.Rule.String() + " (" + o.Verdict.String() + ")"
+	if n := len(o.Redirects); n > 0 {
+		s += fmt.Sprintf(", %d redirect(s) to %s", n, o.FinalURL)
+	}
+	if o.Error != "" {
+		s += ", error: " + o.Error
+	}
+	return s
+}
