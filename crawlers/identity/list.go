@@ -208,6 +208,9 @@ func ParseList(id, source string, data []byte) (*List, error) {
 		}
 		all = append(all, p.Masked())
 	}
+	if len(doc.Prefixes) > 0 && len(all) == 0 {
+		probs = append(probs, Problem{Index: -1, Msg: ErrNoPrefixes.Error()})
+	}
 	l.index(all)
 	if len(probs) > 0 {
 		return l, &ListError{source, probs}
