@@ -1,0 +1,86 @@
+package rep_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep"
+)
+
+// tinySite serves a robots.txt and three linked pages: one disallowed, one
+// with a nofollow link, one marked noindex.
+func tinySite() *httptest.Server {
+	pages := map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /private/\n",
+		"/":           `<a href="/about">About</a> <a href="/private/admin">Admin</a> <a href="/ads" rel="sponsored">Ad</a>`,
+		"/about":      `<meta name="robots" content="noindex"><a href="/">Home</a>`,
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path != "/robots.txt" {
+			w.Header().Set("Content-Type", "text/html")
+		}
+		fmt.Fprint(w, body)
+	}))
+}
+
+// A complete polite crawler: ask robots.txt, wait for the origin, fetch,
+// read the page's robots rules, follow the links it may follow.
+func Example() {
+	site := tinySite()
+	defer site.Close()
+	ctx := context.Background()
+	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)", rep.WithDelay(10*time.Millisecond, time.Minute))
+
+	queue, seen := []string{site.URL + "/"}, map[string]bool{}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		path := strings.TrimPrefix(u, site.URL)
+		if d, err := c.Allowed(ctx, u); err != nil || !d.Allowed {
+			fmt.Printf("%-15s skipped: %s\n", path, d.Rule)
+			continue
+		}
+		c.Wait(ctx, u)
+		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
+		req.Header.Set("User-Agent", c.UserAgent())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			continue
+		}
+		page, _ := c.CheckResponse(ctx, resp)
+		resp.Body.Close()
+		fmt.Printf("%-15s crawled, index=%v\n", path, page.Index)
+		queue = append(queue, page.FollowedLinks()...)
+	}
+	// Output:
+	// /               crawled, index=true
+	// /about          crawled, index=false
+	// /private/admin  skipped: Disallow: /private/
+}
+
+// Allowed explains its answer: the deciding line and how robots.txt was
+// fetched.
+func ExampleCrawler_Allowed() {
+	site := tinySite()
+	defer site.Close()
+	c, _ := rep.New("ExampleBot/1.0")
+	d, _ := c.Allowed(context.Background(), site.URL+"/private/report.pdf")
+	fmt.Println(d.Allowed, d.Rule.Line, d.Rule)
+	fmt.Println(d.Fetch.Status, d.Fetch.Rule, d.Fetch.Verdict)
+	// Output:
+	// false 2 Disallow: /private/
+	// 200 success use-rules
+}

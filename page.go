@@ -1,0 +1,125 @@
+package rep
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/rep-toolkit/rep/robotsmeta"
+)
+
+// PageVerdict is the combined robots verdict for one fetched page: the
+// robots.txt decision for its URL and the page-level rules of its robots
+// meta elements and X-Robots-Tag headers for this crawler.
+type PageVerdict struct {
+	// URL is the page's URL (after redirects, for CheckResponse).
+	URL string
+	// Crawl is the robots.txt decision for URL. A crawler should not have
+	// fetched a disallowed page; the other fields still report what the
+	// page says.
+	Crawl Decision
+	// Index: the page may appear in results (no noindex, no past
+	// unavailable_after). Follow: its links may be followed.
+	Index, Follow bool
+	// Snippet: a text snippet may be shown; MaxSnippet (characters) and
+	// MaxVideoPreview (seconds) have Set false when no rule limits them;
+	// MaxImagePreview is PreviewUnset when no rule limits it.
+	Snippet         bool
+	MaxSnippet      robotsmeta.Limit
+	MaxVideoPreview robotsmeta.Limit
+	MaxImagePreview robotsmeta.ImagePreview
+	// NoSnippet holds the texts of data-nosnippet regions, which must not
+	// appear in snippets.
+	NoSnippet []string
+	// Links are the page's http and https links, resolved against the page
+	// (or its <base>), in document order.
+	Links []Link
+	// Policy is the full page-level policy (archive, translate, AI-usage
+	// signals, the rule and source behind each value).
+	Policy robotsmeta.Policy
+}
+
+// Link is one link of a page and whether the crawler may follow it.
+type Link struct {
+	URL string
+	// Follow is false when the page is nofollow or the link has rel
+	// nofollow, ugc or sponsored. Whether the target may be fetched is a
+	// separate question: ask Allowed before fetching it.
+	Follow bool
+	Rel    robotsmeta.Rel
+}
+
+// FollowedLinks returns the URLs of the links the crawler may follow.
+func (v *PageVerdict) FollowedLinks() []string {
+	var out []string
+	for _, l := range v.Links {
+		if l.Follow {
+			out = append(out, l.URL)
+		}
+	}
+	return out
+}
+
+// metaProfile maps a profile to its page-level combining rules.
+func (p Profile) metaProfile() robotsmeta.Profile {
+	switch p {
+	case Bing:
+		return robotsmeta.Bing
+	case Yandex:
+		return robotsmeta.Yandex
+	}
+	return robotsmeta.Google
+}
+
+// CheckResponse evaluates a fetched page: it reads resp's headers and body
+// (which it consumes but does not close) and returns the combined verdict.
+// The page's URL is resp.Request.URL, where the response came from after
+// redirects.
+func (c *Crawler) CheckResponse(ctx context.Context, resp *http.Response) (*PageVerdict, error) {
+	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
+		return nil, errors.New("rep: CheckResponse needs a response with its Request (as http.Client returns it)")
+	}
+	return c.CheckPage(ctx, resp.Request.URL.String(), resp.Header, resp.Body)
+}
+
+// CheckPage is CheckResponse for a page already read: its URL, response
+// headers and body (nil for none).
+func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, body io.Reader) (*PageVerdict, error) {
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.Allowed(ctx, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := robotsmeta.Evaluate(h, body, c.token, c.profile.metaProfile(), c.now(), robotsmeta.Options{})
+	if err != nil {
+		return nil, err
+	}
+	v := &PageVerdict{
+		URL: pageURL, Crawl: d, Index: pol.Index, Follow: pol.Follow,
+		Snippet: pol.Snippet, MaxSnippet: pol.MaxSnippet, MaxVideoPreview: pol.MaxVideoPreview,
+		MaxImagePreview: pol.MaxImagePreview, Policy: pol,
+	}
+	pg := pol.Page()
+	for _, r := range pg.NoSnippet {
+		v.NoSnippet = append(v.NoSnippet, r.Text)
+	}
+	if pg.Base != "" {
+		if b, err := base.Parse(pg.Base); err == nil {
+			base = b
+		}
+	}
+	for _, l := range pg.Links {
+		u, err := base.Parse(l.Href)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			continue
+		}
+		u.Fragment, u.RawFragment = "", ""
+		v.Links = append(v.Links, Link{URL: u.String(), Follow: pol.Followed(l), Rel: l.Rel})
+	}
+	return v, nil
+}
