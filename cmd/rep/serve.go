@@ -1,0 +1,95 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+
+	"github.com/rep-toolkit/rep/server"
+)
+
+func init() {
+	register(&command{name: "serve", summary: "serve the web tester and the JSON API", run: runServe})
+}
+
+const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB] [-allow-private] [-log-format text|json]
+
+Serves the robots.txt tester page at http://ADDR/ and the JSON API under
+/api/ (check, lint, page, fetch, allowed). Fetched robots.txt files are cached
+in the store: in memory by default, in a bbolt file, or in Redis shared by a
+fleet. The server fetches only public addresses unless -allow-private is
+given. It stops gracefully on SIGINT or SIGTERM.
+
+flags:
+`
+
+func runServe(e *env) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
+	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
+	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
+	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "rep serve: unexpected argument %q: serve takes only flags\n", fs.Arg(0))
+		return exitUsage
+	}
+	var h slog.Handler
+	switch *logFormat {
+	case "text":
+		h = slog.NewTextHandler(e.stderr, nil)
+	case "json":
+		h = slog.NewJSONHandler(e.stderr, nil)
+	default:
+		fmt.Fprintf(e.stderr, "rep serve: unknown -log-format %q: use text or json\n", *logFormat)
+		return exitUsage
+	}
+	log := slog.New(h)
+	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate}
+	closeStore, err := serveStore(&cfg, *store)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", *store, err)
+		return exitUsage
+	}
+	defer closeStore()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
+		return exitUsage
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", *store, "allow_private", *allowPrivate)
+	srv, err := server.New(cfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
+		return exitUsage
+	}
+	if err := srv.Serve(e.ctx, ln); err != nil {
+		log.Error("serve", "err", err)
+		return exitFinding
+	}
+	log.Info("stopped")
+	return exitOK
+}
+
+// serveStore configures the robots.txt cache named by -store.
+func serveStore(cfg *server.Config, spec string) (func(), error) {
+	switch {
+	case spec == "memory":
+		return func() {}, nil
+	case strings.HasPrefix(spec, "bolt:"), strings.HasPrefix(spec, "redis://"):
+		return nil, fmt.Errorf("this store is not built in yet: use -store memory")
+	}
+	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
+}

@@ -1,0 +1,305 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// newTestServer starts the server on a loopback port.
+func newTestServer(t *testing.T, c Config) *httptest.Server {
+	t.Helper()
+	s, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// call sends a request and decodes the JSON answer into a map.
+func call(t *testing.T, method, url, body string) (int, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%s %s: answer is not a JSON object: %v\n%s", method, url, err, raw)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s %s: Content-Type %q", method, url, ct)
+	}
+	return res.StatusCode, m
+}
+
+func jsonBody(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+const testRobots = "User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n\nSitemap: https://example.com/sitemap.xml\n"
+
+func TestCheck(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	tests := []struct {
+		name   string
+		agent  string
+		urls   []string
+		want   []bool
+		lines  []int
+		rules  []string
+		via    string
+		groupL []int
+	}{
+		{"star group", "ExampleBot", []string{"/private/x", "/private/ok/y", "/public", "https://example.com/private"},
+			[]bool{false, true, true, false}, []int{2, 3, 0, 2}, []string{"Disallow: /private", "Allow: /private/ok", "", "Disallow: /private"}, "star", []int{1}},
+		{"own group", "Googlebot", []string{"/private/x", "/nogoogle/a"},
+			[]bool{true, false}, []int{0, 6}, []string{"", "Disallow: /nogoogle"}, "token", []int{5}},
+		{"fallback chain for Googlebot-Image", "Googlebot-Image", []string{"/nogoogle"},
+			[]bool{false}, []int{6}, []string{"Disallow: /nogoogle"}, "fallback", []int{5}},
+		{"full user agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", []string{"/nogoogle"},
+			[]bool{false}, []int{6}, []string{"Disallow: /nogoogle"}, "token", []int{5}},
+		{"explicit crawler ignores star", "AdsBot-Google", []string{"/private/x"},
+			[]bool{true}, []int{0}, []string{""}, "none", []int{}},
+		{"robots.txt always allowed", "ExampleBot", []string{"/robots.txt"},
+			[]bool{true}, []int{0}, []string{""}, "star", []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": testRobots, "agent": tt.agent, "urls": tt.urls}))
+			if st != 200 {
+				t.Fatalf("status %d: %v", st, m)
+			}
+			res := m["results"].([]any)
+			if len(res) != len(tt.urls) {
+				t.Fatalf("%d results for %d URLs", len(res), len(tt.urls))
+			}
+			for i, r := range res {
+				r := r.(map[string]any)
+				if r["url"] != tt.urls[i] || r["allowed"] != tt.want[i] || int(r["line"].(float64)) != tt.lines[i] || r["rule"] != tt.rules[i] {
+					t.Errorf("result %d = %v, want url %q allowed %v line %d rule %q", i, r, tt.urls[i], tt.want[i], tt.lines[i], tt.rules[i])
+				}
+			}
+			g := m["group"].(map[string]any)
+			if g["via"] != tt.via {
+				t.Errorf("group via %v, want %s", g["via"], tt.via)
+			}
+			if got := jsonBody(t, g["lines"]); got != jsonBody(t, tt.groupL) {
+				t.Errorf("group lines %s, want %v", got, tt.groupL)
+			}
+			sm := m["sitemaps"].([]any)
+			if len(sm) != 1 || sm[0].(map[string]any)["line"].(float64) != 8 {
+				t.Errorf("sitemaps = %v", sm)
+			}
+		})
+	}
+}
+
+func TestCheckProfile(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	robots := "User-agent: *\nDisallow: /%62az\n"
+	for _, tc := range []struct {
+		profile string
+		allowed bool
+	}{{"google", true}, {"rfc9309", false}} {
+		st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": robots, "agent": "x", "urls": []string{"/baz"}, "profile": tc.profile}))
+		if st != 200 {
+			t.Fatalf("%s: status %d %v", tc.profile, st, m)
+		}
+		if got := m["results"].([]any)[0].(map[string]any)["allowed"]; got != tc.allowed {
+			t.Errorf("%s: allowed %v, want %v", tc.profile, got, tc.allowed)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	huge := `{"robots":"` + strings.Repeat("a", MaxBody) + `","agent":"x","urls":["/"]}`
+	tests := []struct {
+		name, method, path, body string
+		status                   int
+		msg                      string // part of the error message
+	}{
+		{"malformed JSON", "POST", "/api/check", `{"robots": "x", "agent": }`, 400, "malformed JSON"},
+		{"truncated JSON", "POST", "/api/check", `{"robots": "x"`, 400, "ends early"},
+		{"not an object", "POST", "/api/check", `["x"]`, 400, "JSON object"},
+		{"empty body", "POST", "/api/check", ``, 400, "empty request body"},
+		{"two objects", "POST", "/api/check", `{"robots":"","agent":"x","urls":[]} {}`, 400, "extra data"},
+		{"huge body", "POST", "/api/check", huge, 413, "1 MiB"},
+		{"huge lint body", "POST", "/api/lint", huge, 413, "1 MiB"},
+		{"missing robots", "POST", "/api/check", `{"agent":"x","urls":["/"]}`, 400, `"robots"`},
+		{"missing agent", "POST", "/api/check", `{"robots":"","urls":["/"]}`, 400, `"agent"`},
+		{"blank agent", "POST", "/api/check", `{"robots":"","agent":"  ","urls":["/"]}`, 400, `"agent"`},
+		{"missing urls", "POST", "/api/check", `{"robots":"","agent":"x"}`, 400, `"urls"`},
+		{"misspelt field", "POST", "/api/check", `{"robots":"","agent":"x","url":["/"]}`, 400, `unknown field "url"`},
+		{"wrong type", "POST", "/api/check", `{"robots":"","agent":"x","urls":"/"}`, 400, `"urls" must be an array`},
+		{"bad URL", "POST", "/api/check", `{"robots":"","agent":"x","urls":["/", "example.com/x"]}`, 400, "urls[1]"},
+		{"ftp URL", "POST", "/api/check", `{"robots":"","agent":"x","urls":["ftp://example.com/"]}`, 400, "not http or https"},
+		{"bad profile", "POST", "/api/check", `{"robots":"","agent":"x","urls":["/"],"profile":"bing"}`, 400, "unknown profile"},
+		{"lint missing robots", "POST", "/api/lint", `{}`, 400, `"robots"`},
+		{"page with nothing", "POST", "/api/page", `{}`, 400, `"url"`},
+		{"page path to fetch", "POST", "/api/page", `{"url":"/x"}`, 400, "absolute"},
+		{"page bad headers", "POST", "/api/page", `{"headers":"not a header","html":"<p>"}`, 400, "not a header field"},
+		{"page too many agents", "POST", "/api/page", jsonBody(t, map[string]any{"html": "<p>", "agents": make([]string, 40)}), 400, "at most"},
+		{"fetch missing url", "POST", "/api/fetch", `{}`, 400, `"url"`},
+		{"fetch relative url", "POST", "/api/fetch", `{"url":"example.com"}`, 400, "not absolute"},
+		{"fetch file url", "POST", "/api/fetch", `{"url":"file:///etc/passwd"}`, 400, "not http or https"},
+		{"allowed missing url", "GET", "/api/allowed?agent=x", "", 400, `"url"`},
+		{"allowed missing agent", "GET", "/api/allowed?url=https://example.com/", "", 400, `"agent"`},
+		{"allowed gopher", "GET", "/api/allowed?agent=x&url=gopher://example.com/", "", 400, "not http or https"},
+		{"unknown endpoint", "GET", "/api/nope", "", 404, "no such endpoint"},
+		{"wrong method", "GET", "/api/check", "", 405, "takes POST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, m := call(t, tt.method, ts.URL+tt.path, tt.body)
+			if st != tt.status {
+				t.Errorf("status %d, want %d (%v)", st, tt.status, m)
+			}
+			msg, _ := m["error"].(string)
+			if !strings.Contains(msg, tt.msg) {
+				t.Errorf("error %q, want it to mention %q", msg, tt.msg)
+			}
+		})
+	}
+}
+
+func TestMethodNotAllowed(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	res, err := http.Post(ts.URL+"/api/allowed", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 405 || res.Header.Get("Allow") != "GET" {
+		t.Errorf("POST /api/allowed: %d", res.StatusCode)
+	}
+}
+
+func TestLint(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	st, m := call(t, "POST", ts.URL+"/api/lint", jsonBody(t, map[string]any{"robots": "User-agent: *\nDisalow /x\n"}))
+	if st != 200 {
+		t.Fatalf("status %d %v", st, m)
+	}
+	fs := m["findings"].([]any)
+	if len(fs) == 0 {
+		t.Fatal("no findings for a misspelt, colon-less line")
+	}
+	for _, f := range fs {
+		f := f.(map[string]any)
+		if f["line"].(float64) != 2 || f["code"] == "" || f["message"] == "" {
+			t.Errorf("finding %v: want line 2 with a code and a message", f)
+		}
+	}
+	if m["lines"].(float64) != 3 {
+		t.Errorf("lines = %v, want 3", m["lines"])
+	}
+}
+
+func TestPagePasted(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	body := jsonBody(t, map[string]any{
+		"url":     "https://example.com/secret/page",
+		"headers": "HTTP/1.1 200 OK\nContent-Type: text/html\nX-Robots-Tag: googlebot: noindex",
+		"html":    "<html><head>\n<meta name=\"robots\" content=\"nosnippet\">\n</head><body>x</body></html>",
+		"robots":  "User-agent: bingbot\nDisallow: /secret\n",
+		"agents":  []string{"Googlebot", "bingbot", "GPTBot"},
+	})
+	st, m := call(t, "POST", ts.URL+"/api/page", body)
+	if st != 200 {
+		t.Fatalf("status %d %v", st, m)
+	}
+	if m["robots"].(map[string]any)["source"] != "pasted" {
+		t.Errorf("robots source %v", m["robots"])
+	}
+	cr := m["crawlers"].([]any)
+	if len(cr) != 3 {
+		t.Fatalf("%d crawlers", len(cr))
+	}
+	value := func(c map[string]any, field string) map[string]any {
+		for _, v := range c["values"].([]any) {
+			if v := v.(map[string]any); v["field"] == field {
+				return v
+			}
+		}
+		t.Fatalf("no field %s", field)
+		return nil
+	}
+	g, b, o := cr[0].(map[string]any), cr[1].(map[string]any), cr[2].(map[string]any)
+	if v := value(g, "index"); v["value"] != false || !strings.Contains(v["source"].(string), "X-Robots-Tag") || v["rule"] != "googlebot: noindex" {
+		t.Errorf("googlebot index = %v", v)
+	}
+	if v := value(o, "index"); v["value"] != true || v["source"] != nil {
+		t.Errorf("gptbot index = %v (the googlebot header must not reach it)", v)
+	}
+	if v := value(o, "snippet"); v["value"] != false || !strings.Contains(v["source"].(string), "meta") {
+		t.Errorf("gptbot snippet = %v", v)
+	}
+	if b["profile"] != "bing" || b["blocked"] != true || g["blocked"] != false {
+		t.Errorf("bingbot profile %v blocked %v; googlebot blocked %v", b["profile"], b["blocked"], g["blocked"])
+	}
+	if r := b["robots"].(map[string]any); r["line"].(float64) != 2 {
+		t.Errorf("bingbot robots verdict %v", r)
+	}
+	if len(m["sources"].([]any)) != 2 {
+		t.Errorf("sources %v", m["sources"])
+	}
+}
+
+func TestHealthzAndPage(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for path, want := range map[string]string{"/healthz": "ok", "/": "<title>rep", "/app.js": "use strict", "/style.css": ".editor"} {
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !bytes.Contains(b, []byte(want)) {
+			t.Errorf("GET %s: %d, body lacks %q", path, res.StatusCode, want)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("GET %s: CSP %q", path, csp)
+		}
+	}
+}
+
+func TestCrossOriginPostRefused(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	req, _ := http.NewRequest("POST", ts.URL+"/api/check", strings.NewReader(`{"robots":"","agent":"x","urls":[]}`))
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site POST: %d, want 403", res.StatusCode)
+	}
+}

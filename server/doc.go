@@ -1,0 +1,25 @@
+// Package server is rep's web service: the robots.txt tester page that site
+// owners lost when Google retired its tester, and a JSON API that answers
+// "may this crawler fetch this URL?" for crawler fleets.
+//
+// The page is embedded (embed.FS: plain HTML, CSS and a little JavaScript,
+// no external assets) and served at "/". The API lives under "/api/":
+//
+//	POST /api/check     {"robots","agent","urls"}  → verdicts in input order
+//	POST /api/lint      {"robots"}                 → findings by line
+//	POST /api/page      {"url"} or {"headers","html"} → page-level directives per crawler
+//	POST /api/fetch     {"url"}                    → a site's robots.txt and the fetch outcome
+//	GET  /api/allowed?url=&agent=                  → one decision, robots.txt fetched and cached
+//	GET  /api/crawlers                             → the known crawlers the page offers
+//	GET  /healthz                                  → "ok"
+//
+// Errors answer a 4xx or 5xx status with {"error": "message"}. Request bodies
+// are capped at 1 MiB.
+//
+// The rules applied are those of RFC 9309 (robots.txt, through package
+// robotstxt) and of the robots meta tag and X-Robots-Tag documentation
+// (through package robotsmeta). Endpoints that fetch on a client's behalf
+// refuse loopback, private, link-local and unspecified addresses at connect
+// time, so neither a redirect nor DNS rebinding reaches an internal host,
+// and they are rate limited per client.
+package server

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// apiError is the body of every error answer.
+type apiError struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, apiError{Error: msg})
+}
+
+// decodeBody reads one JSON object of at most MaxBody bytes into v,
+// whatever the Content-Type (curl -d sends a form type by default). It
+// answers the client itself and returns false on any problem: a body that
+// is too large, not JSON, not one object, or has fields v does not know
+// (a misspelt "url" for "urls" should not silently check nothing).
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if dec.More() || dec.Decode(&struct{}{}) != io.EOF {
+			err = errors.New("extra data after the JSON object")
+		}
+	}
+	if err == nil {
+		return true
+	}
+	var tooBig *http.MaxBytesError
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (1 MiB)", MaxBody))
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "empty request body: send a JSON object")
+	case errors.As(err, &syntax):
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("malformed JSON at byte %d: %v", syntax.Offset, err))
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q must be %s, not a JSON %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value))
+		} else {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("the body must be a JSON object, not a JSON %s", typ.Value))
+		}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		writeError(w, http.StatusBadRequest, "malformed JSON: the body ends early")
+	default:
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "json: ")
+		writeError(w, http.StatusBadRequest, "bad request body: "+msg)
+	}
+	return false
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "slice":
+		return "an array"
+	case "bool":
+		return "true or false"
+	case "struct", "map":
+		return "an object"
+	}
+	return "a " + k
+}

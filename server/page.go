@@ -1,0 +1,347 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep/robotsmeta"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// maxPageBytes caps the body read from a fetched page. Google reads 15 MiB;
+// a shared service reads less, and says so in a diagnostic when it stops.
+const maxPageBytes = 5 << 20
+
+// maxPageAgents caps the crawlers of one page request.
+const maxPageAgents = 32
+
+// defaultPageAgents are the crawlers the page tab shows when the request
+// names none: the main search engines, each under its own profile, and the
+// AI crawlers site owners most often ask about.
+var defaultPageAgents = []string{"Googlebot", "Googlebot-Image", "bingbot", "YandexBot", "Applebot", "GPTBot", "ClaudeBot", "CCBot"}
+
+type pageRequest struct {
+	// URL is fetched unless Headers or HTML is given; then it only names
+	// the page for the robots.txt check.
+	URL     string `json:"url,omitempty"`
+	Headers string `json:"headers,omitempty"`
+	HTML    string `json:"html,omitempty"`
+	// Robots, when given, is the robots.txt to test URL against; else it
+	// is fetched (when the server can fetch).
+	Robots *string  `json:"robots,omitempty"`
+	Agents []string `json:"agents,omitempty"`
+}
+
+type pageValue struct {
+	Field string `json:"field"`
+	// Value is the effective value: a boolean (true = allowed), a number,
+	// a string, or null when no rule set it.
+	Value any `json:"value"`
+	// Rule and Source say where a non-default value came from.
+	Rule   string `json:"rule,omitempty"`
+	Source string `json:"source,omitempty"`
+	Line   int    `json:"line,omitempty"`
+}
+
+type pageCrawler struct {
+	Agent   string `json:"agent"`
+	Profile string `json:"profile"`
+	// Robots is the robots.txt verdict for the page's URL, when known.
+	Robots *checkResult `json:"robots,omitempty"`
+	// Blocked is set when robots.txt disallows the page: the crawler never
+	// fetches it, so it never sees the directives below.
+	Blocked bool        `json:"blocked"`
+	Values  []pageValue `json:"values"`
+}
+
+type sourceJSON struct {
+	Kind   string `json:"kind"` // header or meta
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"`
+	InBody bool   `json:"in_body,omitempty"`
+	Where  string `json:"where"`
+}
+
+type pageDiag struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+}
+
+type pageFetchJSON struct {
+	URL         string   `json:"url"`
+	FinalURL    string   `json:"final_url"`
+	Status      int      `json:"status"`
+	ContentType string   `json:"content_type"`
+	Redirects   []string `json:"redirects"`
+	Bytes       int64    `json:"bytes"`
+	DurationMS  float64  `json:"duration_ms"`
+}
+
+type pageRobotsJSON struct {
+	// Source is "pasted", "fetched" or "none".
+	Source string     `json:"source"`
+	Note   string     `json:"note,omitempty"`
+	Fetch  *fetchJSON `json:"fetch,omitempty"`
+}
+
+type pageResponse struct {
+	URL         string         `json:"url,omitempty"`
+	Fetch       *pageFetchJSON `json:"fetch,omitempty"`
+	Robots      pageRobotsJSON `json:"robots"`
+	Crawlers    []pageCrawler  `json:"crawlers"`
+	Sources     []sourceJSON   `json:"sources"`
+	Diagnostics []pageDiag     `json:"diagnostics"`
+	Charset     string         `json:"charset,omitempty"`
+	Stop        string         `json:"stop"`
+	BytesRead   int64          `json:"bytes_read"`
+}
+
+func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
+	var req pageRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	agents := req.Agents
+	if len(agents) == 0 {
+		agents = defaultPageAgents
+	}
+	if len(agents) > maxPageAgents {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d agents: at most %d", len(agents), maxPageAgents))
+		return
+	}
+	for i, a := range agents {
+		if strings.TrimSpace(a) == "" || len(a) > maxAgent {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("agents[%d] must be a crawler name such as Googlebot", i))
+			return
+		}
+	}
+	pasted := req.Headers != "" || req.HTML != ""
+	if !pasted && req.URL == "" {
+		writeError(w, http.StatusBadRequest, `give "url" to fetch a page, or "headers" and/or "html" to read pasted ones`)
+		return
+	}
+	if req.URL != "" {
+		if err := checkTarget(req.URL); err != nil || (!pasted && strings.HasPrefix(req.URL, "/")) {
+			if err == nil {
+				err = fmt.Errorf("%q is a path: give an absolute URL to fetch", req.URL)
+			}
+			writeError(w, http.StatusBadRequest, "url: "+err.Error())
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
+	defer cancel()
+	fetching := !pasted || (req.Robots == nil && strings.Contains(req.URL, "://"))
+	if fetching && !s.take(w, r) {
+		return
+	}
+
+	resp := pageResponse{URL: req.URL, Sources: []sourceJSON{}, Diagnostics: []pageDiag{}, Crawlers: []pageCrawler{}}
+	opts := robotsmeta.Options{MaxBytes: maxPageBytes, Now: s.cfg.Now()}
+	var pg *robotsmeta.Page
+	if pasted {
+		lines, err := headerLines(req.Headers)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "headers: "+err.Error())
+			return
+		}
+		var body io.Reader
+		if req.HTML != "" {
+			body = strings.NewReader(req.HTML)
+		}
+		pg, _ = robotsmeta.ParseLines(lines, body, opts)
+	} else {
+		var fj *pageFetchJSON
+		var err error
+		pg, fj, err = s.fetchPage(ctx, req.URL, opts)
+		if err != nil {
+			fetchError(w, req.URL, err)
+			return
+		}
+		resp.Fetch = fj
+	}
+
+	// The robots.txt verdict for the page, per crawler: from the pasted
+	// file, else from the site (through the cache).
+	var decideFor func(spec agentSpec, u string) robotstxt.Decision
+	switch {
+	case req.Robots != nil:
+		rf := robotstxt.Parse([]byte(*req.Robots))
+		decideFor = func(spec agentSpec, u string) robotstxt.Decision { return spec.of(rf).Check(u) }
+		resp.Robots = pageRobotsJSON{Source: "pasted"}
+	case req.URL == "" || strings.HasPrefix(req.URL, "/"):
+		resp.Robots = pageRobotsJSON{Source: "none", Note: "no absolute URL given: robots.txt was not checked"}
+	default:
+		target := req.URL
+		if resp.Fetch != nil {
+			target = resp.Fetch.FinalURL
+		}
+		res, err := s.robotsFor(ctx, target)
+		if err != nil {
+			resp.Robots = pageRobotsJSON{Source: "none", Note: "robots.txt was not checked: " + err.Error()}
+		} else {
+			decideFor = func(spec agentSpec, u string) robotstxt.Decision { return decide(res.robots, spec, u) }
+			resp.Robots = pageRobotsJSON{Source: "fetched", Fetch: &res.fetch}
+		}
+	}
+
+	for _, src := range pg.Sources {
+		kind := "header"
+		if src.Kind == robotsmeta.FromMeta {
+			kind = "meta"
+		}
+		resp.Sources = append(resp.Sources, sourceJSON{Kind: kind, Name: src.Name, Value: src.Value, Line: src.Line, Column: src.Column, InBody: src.InBody, Where: src.String()})
+	}
+	for _, d := range pg.Diagnostics {
+		resp.Diagnostics = append(resp.Diagnostics, pageDiag{Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Line: d.Line, Column: d.Column})
+	}
+	resp.Charset, resp.Stop, resp.BytesRead = pg.Charset, pg.Stop.String(), pg.BytesRead
+	path := req.URL
+	if resp.Fetch != nil {
+		path = resp.Fetch.FinalURL
+	}
+	for _, a := range agents {
+		a = strings.TrimSpace(a)
+		prof := metaProfile(a)
+		tok := robotstxt.ProductToken(a)
+		pol := pg.Policy(strings.ToLower(tok), prof, s.cfg.Now())
+		pc := pageCrawler{Agent: a, Profile: prof.String(), Values: policyValues(&pol)}
+		if decideFor != nil {
+			spec, _ := s.resolveAgent(a)
+			d := decideFor(spec, path)
+			pc.Robots = &checkResult{URL: path, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(), Reason: d.Reason.String()}
+			pc.Blocked = !d.Allowed
+		}
+		resp.Crawlers = append(resp.Crawlers, pc)
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// metaProfile picks whose documented reading of robots meta tags applies
+// to a crawler: Bing's for Bing's crawlers, Yandex's for Yandex's, and
+// Google's (the most widely copied) for everyone else.
+func metaProfile(agent string) robotsmeta.Profile {
+	t := strings.ToLower(robotstxt.ProductToken(agent))
+	switch {
+	case t == "bingbot" || t == "msnbot" || t == "adidxbot" || t == "bingpreview":
+		return robotsmeta.Bing
+	case strings.HasPrefix(t, "yandex"):
+		return robotsmeta.Yandex
+	}
+	return robotsmeta.Google
+}
+
+// policyValues lists every field of the policy with its value and, when a
+// rule set it, where that rule came from.
+func policyValues(p *robotsmeta.Policy) []pageValue {
+	sum := p.Summary()
+	raw, _ := json.Marshal(sum)
+	var m map[string]any
+	json.Unmarshal(raw, &m)
+	out := make([]pageValue, 0, len(robotsmeta.Fields()))
+	for _, f := range robotsmeta.Fields() {
+		v := pageValue{Field: f.String(), Value: m[f.String()]}
+		if why, ok := p.Why(f); ok {
+			if why.HasRule {
+				v.Rule = why.Rule.String()
+			}
+			v.Source = why.Source.String()
+			v.Line = why.Source.Line
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// headerLines splits pasted response headers into "Name: value" lines. A
+// status line ("HTTP/1.1 200 OK") is skipped, as are blank lines; folded
+// continuation lines (obs-fold) are joined to the field before.
+func headerLines(s string) ([]string, error) {
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	sc.Buffer(make([]byte, 64<<10), MaxBody)
+	n := 0
+	for sc.Scan() {
+		n++
+		l := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(l) == "" || (n == 1 && strings.HasPrefix(l, "HTTP/")) {
+			continue
+		}
+		if (l[0] == ' ' || l[0] == '\t') && len(lines) > 0 {
+			lines[len(lines)-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		if !strings.Contains(l, ":") {
+			return nil, fmt.Errorf("line %d %q is not a header field (Name: value)", n, l)
+		}
+		lines = append(lines, l)
+	}
+	return lines, sc.Err()
+}
+
+// fetchPage fetches a page through the guarded client and reads its robots
+// directives.
+func (s *Server) fetchPage(ctx context.Context, raw string, opts robotsmeta.Options) (*robotsmeta.Page, *pageFetchJSON, error) {
+	u, err := fetchTarget(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.guard.literal(u); err != nil {
+		return nil, nil, err
+	}
+	start := s.cfg.Now()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+	fj := &pageFetchJSON{URL: raw, Redirects: []string{}}
+	client := *s.pages
+	check := client.CheckRedirect
+	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		fj.Redirects = append(fj.Redirects, r.URL.String())
+		return check(r, via)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Body.Close()
+	pg, err := robotsmeta.Parse(res.Header, res.Body, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	fj.FinalURL = res.Request.URL.String()
+	fj.Status = res.StatusCode
+	fj.ContentType = res.Header.Get("Content-Type")
+	fj.Bytes = pg.BytesRead
+	fj.DurationMS = float64(s.cfg.Now().Sub(start).Microseconds()) / 1000
+	return pg, fj, nil
+}
+
+// take spends one rate-limit token for the request's client, answering 429
+// itself when there is none.
+func (s *Server) take(w http.ResponseWriter, r *http.Request) bool {
+	if s.limit == nil {
+		return true
+	}
+	ok, wait := s.limit.allow(clientIP(r))
+	if !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		writeError(w, http.StatusTooManyRequests, "too many fetching requests from this client: retry in "+wait.Round(time.Millisecond).String())
+	}
+	return ok
+}

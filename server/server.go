@@ -1,0 +1,266 @@
+package server
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep/internal/netguard"
+	"github.com/rep-toolkit/rep/robotsfetch"
+)
+
+//go:embed static
+var staticFS embed.FS
+
+// MaxBody caps every request body: a robots.txt is at most 500 KiB by
+// RFC 9309 §2.5, so 1 MiB leaves room for the URLs and the JSON around it.
+const MaxBody = 1 << 20
+
+// Timeouts applied by Serve and by the handlers.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	writeTimeout      = 45 * time.Second
+	idleTimeout       = 90 * time.Second
+	// fetchTimeout bounds one fetching request, redirects included.
+	fetchTimeout = 30 * time.Second
+	// shutdownTimeout is how long Serve waits for requests in flight.
+	shutdownTimeout = 10 * time.Second
+)
+
+// Config configures a Server. The zero value is a working configuration:
+// memory cache, public addresses only, rate limited.
+type Config struct {
+	// Logger receives one structured record per request; nil discards.
+	Logger *slog.Logger
+	// AllowPrivate lets fetching endpoints reach loopback, private and
+	// link-local addresses, for testing against a local site. Off, every
+	// connection (each redirect hop included) to such an address is refused
+	// after DNS resolution, by package netguard.
+	AllowPrivate bool
+	// UserAgent is sent when fetching robots.txt and pages.
+	UserAgent string
+	// Store caches fetched robots.txt files behind the in-memory layer (a
+	// robotsfetch.MemoryStore when nil; boltstore to survive restarts,
+	// redisstore to share one cache across a fleet).
+	Store robotsfetch.Store
+	// RatePerSecond and Burst bound fetching requests per client (by
+	// remote IP): a token bucket refilled at RatePerSecond holding at most
+	// Burst tokens. Zero means 5 per second with a burst of 20; a negative
+	// rate disables limiting.
+	RatePerSecond float64
+	Burst         int
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the HTTP handler for the page and the API. It is safe for
+// concurrent use.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	mux     *http.ServeMux
+	handler http.Handler
+	limit   *limiter
+	agents  []crawlerInfo
+	pages   *http.Client
+	fetcher *robotsfetch.Fetcher
+	store   robotsfetch.Store
+	guard   guard
+}
+
+// New returns a Server for c.
+func New(c Config) (*Server, error) {
+	g := guard(netguard.Check)
+	if c.AllowPrivate {
+		g = nil
+	}
+	return newServer(c, g)
+}
+
+// newServer is New with the address guard given, so tests can let the
+// guard pass their own loopback origin and nothing else.
+func newServer(c Config, g guard) (*Server, error) {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = "rep (+https://github.com/rep-toolkit/rep)"
+	}
+	if c.RatePerSecond == 0 {
+		c.RatePerSecond, c.Burst = 5, 20
+	}
+	if c.Burst <= 0 {
+		c.Burst = max(1, int(c.RatePerSecond))
+	}
+	if c.Store == nil {
+		c.Store = &robotsfetch.MemoryStore{Now: c.Now}
+	}
+	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, store: c.Store}
+	s.pages = pageClient(g, c.UserAgent)
+	var err error
+	s.fetcher, err = robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now})
+	if err != nil {
+		return nil, err
+	}
+	if c.RatePerSecond > 0 {
+		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
+	}
+	static, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	files := http.FileServerFS(static)
+	s.mux.Handle("GET /", files)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	s.mux.HandleFunc("POST /api/check", s.handleCheck)
+	s.mux.HandleFunc("POST /api/lint", s.handleLint)
+	s.mux.HandleFunc("GET /api/crawlers", s.handleCrawlers)
+	s.mux.HandleFunc("GET /api/info", s.handleInfo)
+	s.mux.HandleFunc("POST /api/page", s.handlePage)
+	s.mux.HandleFunc("POST /api/fetch", s.limited(s.handleFetch))
+	s.mux.HandleFunc("GET /api/allowed", s.limited(s.handleAllowed))
+	notFound := func(w http.ResponseWriter, r *http.Request) {
+		if m, ok := endpoints[r.URL.Path]; ok {
+			w.Header().Set("Allow", m)
+			writeError(w, http.StatusMethodNotAllowed, r.URL.Path+" takes "+m+", not "+r.Method)
+			return
+		}
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (see /api/check, /api/lint, /api/page, /api/fetch, /api/allowed)")
+	}
+	s.mux.HandleFunc("GET /api/", notFound)
+	s.mux.HandleFunc("POST /api/", notFound)
+	// Browsers may only POST to the API from this origin; scripts (curl,
+	// crawlers) send no Origin or Sec-Fetch-Site and are let through.
+	cop := http.NewCrossOriginProtection()
+	s.handler = s.logged(headers(cop.Handler(s.mux)))
+	return s, nil
+}
+
+// endpoints maps each API path to its method, for 405 answers.
+var endpoints = map[string]string{
+	"/api/check": "POST", "/api/lint": "POST", "/api/page": "POST", "/api/fetch": "POST",
+	"/api/allowed": "GET", "/api/crawlers": "GET", "/api/info": "GET",
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Serve accepts connections on ln until ctx is cancelled, then stops
+// accepting, waits up to 10 seconds for requests in flight and returns nil.
+// Any other error ends it early.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "grace", shutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}
+
+// headers sets the security headers every answer carries. The page uses no
+// inline script or style, so the policy can forbid both.
+func headers(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			hd.Set("Cache-Control", "no-cache")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// statusWriter records the status code for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logged writes one structured record per request.
+func (s *Server) logged(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		level := slog.LevelInfo
+		if sw.status >= 500 && sw.status != http.StatusNotImplemented {
+			level = slog.LevelError
+		}
+		s.log.LogAttrs(r.Context(), level, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status),
+			slog.Int("bytes", sw.bytes),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("client", clientIP(r)),
+		)
+	})
+}
+
+// clientIP is the remote address without its port. Forwarded headers are
+// not trusted: behind a proxy every client shares the proxy's bucket,
+// which errs on the side of limiting.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
