@@ -64,15 +64,16 @@ type extractor struct {
 	o *Options
 	z *html.Tokenizer
 
-	line, col int // 1-based position of the current token
-	stack     []elem
-	overflow  int
-	templates int
-	mode      int
-	explicit  bool   // <body> tag seen
-	frameset  bool   // <frameset> before <body>: a frameset document
-	closedBy  string // what opened the body implicitly
-	closedAt  [2]int
+	line, col   int // 1-based position of the current token
+	stack       []elem
+	overflow    int // elements nested beyond maxDepth
+	templates   int // open <template> elements: their contents are inert
+	ovTemplates int // of which beyond maxDepth
+	mode        int
+	explicit    bool   // <body> tag seen
+	frameset    bool   // <frameset> before <body>: a frameset document
+	closedBy    string // what opened the body implicitly
+	closedAt    [2]int
 
 	links, snippets bool
 	dns, noc        regionState
@@ -113,9 +114,9 @@ func (e *extractor) run() error {
 		case html.TextToken:
 			e.text()
 		case html.StartTagToken, html.SelfClosingTagToken:
-			e.startTag(tt == html.SelfClosingTagToken)
+			e.startTag(raw, tt == html.SelfClosingTagToken)
 		case html.EndTagToken:
-			e.endTag()
+			e.endTag(raw)
 		}
 		e.advance(raw)
 	}
@@ -222,11 +223,13 @@ type attrs struct {
 	hasName, hasContent, hasHref, nosnippet, fontBreak   bool
 }
 
-func (e *extractor) readAttrs(hasAttr bool) attrs {
+func (e *extractor) readAttrs() attrs {
 	var a attrs
-	for hasAttr {
-		var k, v []byte
-		k, v, hasAttr = e.z.TagAttr()
+	for {
+		k, v, more := e.z.TagAttr()
+		if k == nil && !more {
+			break
+		}
 		switch string(k) {
 		case "name":
 			a.name, a.hasName = string(v), true
@@ -247,17 +250,72 @@ func (e *extractor) readAttrs(hasAttr bool) attrs {
 		case "color", "face", "size":
 			a.fontBreak = true
 		}
+		if !more {
+			break
+		}
 	}
 	return a
 }
 
-func (e *extractor) startTag(selfClosing bool) {
-	nameB, hasAttr := e.z.TagName()
+// tagName reads the current tag's name from its raw bytes, lower-cased
+// into buf, without the allocation Tokenizer.TagName makes. Names with a
+// NUL (which the tokenizer maps to U+FFFD) or longer than buf fall back to
+// TagName.
+func (e *extractor) tagName(raw []byte, buf *[32]byte) []byte {
+	i := 1
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	n := 0
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>' {
+			break
+		}
+		if c == 0 || n == len(buf) {
+			name, _ := e.z.TagName()
+			return name
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return buf[:n]
+}
+
+// containsFold reports whether b contains the lower-case ASCII word w,
+// ignoring case.
+func containsFold(b []byte, w string) bool {
+	for i := 0; i+len(w) <= len(b); i++ {
+		j := 0
+		for ; j < len(w); j++ {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *extractor) startTag(raw []byte, selfClosing bool) {
+	var buf [32]byte
+	nameB := e.tagName(raw, &buf)
 	a := atom.Lookup(nameB)
 	var at attrs
 	switch {
-	case e.snippets, a == atom.Meta, a == atom.A, a == atom.Area, a == atom.Base, a == atom.Font:
-		at = e.readAttrs(hasAttr)
+	case a == atom.Meta, a == atom.A, a == atom.Area, a == atom.Base, a == atom.Font,
+		e.snippets && (containsFold(raw, "data-nosnippet") || containsFold(raw, "robots-nocontent")):
+		// Reading attributes allocates; most elements need none of them.
+		at = e.readAttrs()
 	}
 	if e.inForeign() {
 		if !breakout(a) && !(a == atom.Font && at.fontBreak) {
@@ -388,9 +446,6 @@ func (e *extractor) startTag(selfClosing bool) {
 	if void(a) {
 		return
 	}
-	if a == atom.Template {
-		e.templates++
-	}
 	e.push(elem{a: a, name: tagName(a, nameB)}, at)
 }
 
@@ -405,12 +460,19 @@ func (e *extractor) push(el elem, at attrs) {
 	if len(e.stack) >= maxDepth {
 		if e.overflow == 0 {
 			e.p.diag(Info, "limit-depth", e.line, e.col, -1,
-				"elements nested deeper than %d: deeper elements are treated as children of the %dth, as Blink does", maxDepth, maxDepth)
+				"elements nested deeper than %d: deeper elements are counted, not tracked, and may close early", maxDepth)
 		}
 		e.overflow++
-		return
+		if el.is(atom.Template) {
+			e.templates++
+			e.ovTemplates++
+		}
+	} else {
+		e.stack = append(e.stack, el)
+		if el.is(atom.Template) {
+			e.templates++
+		}
 	}
-	e.stack = append(e.stack, el)
 	if !e.snippets || e.templates > 0 {
 		return
 	}
@@ -422,12 +484,25 @@ func (e *extractor) push(el elem, at attrs) {
 	}
 }
 
+// depth is the nesting depth, counting elements beyond maxDepth.
+func (e *extractor) depth() int { return len(e.stack) + e.overflow }
+
+// closeRegionsAbove closes the regions whose element is deeper than d.
+func (e *extractor) closeRegionsAbove(d int) {
+	if e.dns.open && e.dns.depth > d {
+		e.closeRegion(&e.dns, &e.p.NoSnippet)
+	}
+	if e.noc.open && e.noc.depth > d {
+		e.closeRegion(&e.noc, &e.p.NoContent)
+	}
+}
+
 func (e *extractor) openRegion(r *regionState, el elem) {
 	tag := el.name
 	if el.a != 0 {
 		tag = el.a.String()
 	}
-	*r = regionState{open: true, depth: len(e.stack), tag: tag, line: e.line, col: e.col, buf: r.buf[:0]}
+	*r = regionState{open: true, depth: e.depth(), tag: tag, line: e.line, col: e.col, buf: r.buf[:0]}
 }
 
 func (e *extractor) closeRegion(r *regionState, out *[]Region) {
@@ -441,20 +516,17 @@ func (e *extractor) closeRegion(r *regionState, out *[]Region) {
 
 // popTo shrinks the stack to n elements, closing regions that end.
 func (e *extractor) popTo(n int) {
-	if n < len(e.stack) {
-		e.overflow = 0
+	if n < len(e.stack) && e.overflow > 0 {
+		// Everything beyond maxDepth was inside the popped elements.
+		e.templates -= e.ovTemplates
+		e.overflow, e.ovTemplates = 0, 0
 	}
 	for len(e.stack) > n {
 		el := e.stack[len(e.stack)-1]
 		if el.is(atom.Template) && e.templates > 0 {
 			e.templates--
 		}
-		if e.dns.open && len(e.stack) == e.dns.depth {
-			e.closeRegion(&e.dns, &e.p.NoSnippet)
-		}
-		if e.noc.open && len(e.stack) == e.noc.depth {
-			e.closeRegion(&e.noc, &e.p.NoContent)
-		}
+		e.closeRegionsAbove(len(e.stack) - 1)
 		e.stack = e.stack[:len(e.stack)-1]
 	}
 }
@@ -542,11 +614,18 @@ func (e *extractor) closeCell() {
 	}
 }
 
-func (e *extractor) endTag() {
-	nameB, _ := e.z.TagName()
+func (e *extractor) endTag(raw []byte) {
+	var buf [32]byte
+	nameB := e.tagName(raw, &buf)
 	a := atom.Lookup(nameB)
 	if e.overflow > 0 {
+		// Beyond maxDepth, an end tag closes the deepest counted element.
+		if a == atom.Template && e.ovTemplates > 0 {
+			e.ovTemplates--
+			e.templates--
+		}
 		e.overflow--
+		e.closeRegionsAbove(e.depth())
 		return
 	}
 	// Foreign content: an end tag closes the nearest foreign element of that

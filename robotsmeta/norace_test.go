@@ -1,0 +1,5 @@
+//go:build !race
+
+package robotsmeta
+
+const raceEnabled = false
