@@ -1,0 +1,633 @@
+package robotstxt
+
+import (
+	"bytes"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// LintProfile selects whose reading of robots.txt Lint checks against:
+// which directives count as ignored, and how the file is parsed (Bing and
+// Yandex are checked with Google's parser, the closest documented one).
+type LintProfile uint8
+
+const (
+	LintGoogle LintProfile = iota
+	LintBing
+	LintYandex
+	LintRFC9309
+)
+
+var lintProfileNames = [...]string{LintGoogle: "google", LintBing: "bing", LintYandex: "yandex", LintRFC9309: "rfc9309"}
+
+// String returns "google", "bing", "yandex" or "rfc9309".
+func (p LintProfile) String() string {
+	if int(p) < len(lintProfileNames) {
+		return lintProfileNames[p]
+	}
+	return "LintProfile(" + itoa(int(p)) + ")"
+}
+
+// ParseLintProfile turns a profile name (any case) into a LintProfile.
+func ParseLintProfile(s string) (LintProfile, bool) {
+	for i, n := range lintProfileNames {
+		if strings.EqualFold(s, n) {
+			return LintProfile(i), true
+		}
+	}
+	return LintGoogle, false
+}
+
+// LintOptions configure [Lint]. The zero value checks against Google.
+type LintOptions struct {
+	Profile LintProfile
+	// Agents are crawlers for the per-crawler view of the report: each a
+	// product token, a User-Agent header, or a comma-separated fallback
+	// chain ("Googlebot-Image,Googlebot").
+	Agents []string
+	// URL is where the file is served, when known: Sitemap lines are then
+	// checked against its host.
+	URL string
+	// Fetch describes how the file was fetched, when it was; its findings
+	// join the report. When the fetch did not return the file (an HTTP
+	// error, an unreachable host) the body is not linted: crawlers do not
+	// read it either.
+	Fetch *FetchInfo
+}
+
+// FetchInfo is what Lint needs to know about an HTTP fetch of robots.txt
+// (RFC 9309 §2.3.1).
+type FetchInfo struct {
+	// Chain is every URL requested, in order: the robots.txt URL first and
+	// the URL of the final answer last.
+	Chain []string
+	// Status is the final HTTP status; 0 when Err is set.
+	Status      int
+	ContentType string
+	// Err describes a failure to reach the server (DNS, TCP, TLS,
+	// timeout).
+	Err string
+}
+
+// LintReport is the result of [Lint].
+type LintReport struct {
+	Profile LintProfile
+	// Diagnostics are every finding, ordered by line, column and code;
+	// findings about the fetch (line 0) come first.
+	Diagnostics []Diagnostic
+	// Agents is the per-crawler view, one entry per LintOptions.Agents.
+	Agents []AgentView
+
+	file  *File
+	lines map[int]string // text of the lines that have findings, for SARIF columns
+}
+
+// AgentView is what one crawler obeys in a file.
+type AgentView struct {
+	// Name is the crawler as asked for.
+	Name  string
+	Group GroupMatch
+	// Rules are the rules in force for it: its groups merged, in file order.
+	Rules []Rule
+	// Ignored are the rules of every other group, which it does not obey.
+	Ignored []Rule
+	// CrawlDelay is the Crawl-delay line it obeys under the report's
+	// profile (0: none); Inherited is set when it comes from the * group
+	// (Bing's exception).
+	CrawlDelay          int
+	CrawlDelayInherited bool
+}
+
+// File returns the parsed file the report is about.
+func (r *LintReport) File() *File { return r.file }
+
+// Count returns how many findings have at least the given severity.
+func (r *LintReport) Count(min Severity) int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Severity >= min {
+			n++
+		}
+	}
+	return n
+}
+
+// Lint checks a robots.txt body for the mistakes that make crawlers read it
+// differently from what its author meant, and returns every finding with a
+// stable code (see [LintCodes]). It includes the parser's diagnostics. Lint
+// never fails and is safe for any input.
+func Lint(data []byte, opts LintOptions) *LintReport {
+	l := linter{data: data, opts: opts, rep: &LintReport{Profile: opts.Profile}}
+	po := Options{}
+	if opts.Profile == LintRFC9309 {
+		po.Profile = RFC9309
+	}
+	l.f = ParseWith(data, po)
+	l.rep.file = l.f
+	if opts.Fetch != nil {
+		l.fetch(opts.Fetch)
+	}
+	if opts.Fetch == nil || (opts.Fetch.Err == "" && opts.Fetch.Status >= 200 && opts.Fetch.Status < 300) {
+		l.body()
+	}
+	l.agents()
+	slices.SortStableFunc(l.rep.Diagnostics, func(a, b Diagnostic) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	l.rep.lines = map[int]string{}
+	for _, d := range l.rep.Diagnostics {
+		if t, ok := l.text[d.Line]; ok {
+			l.rep.lines[d.Line] = t
+		}
+	}
+	return l.rep
+}
+
+type linter struct {
+	data []byte
+	opts LintOptions
+	f    *File
+	rep  *LintReport
+	// lines within the parsing limit, by number
+	lines []Line
+	text  map[int]string
+	cols  map[int]int // value column by line number
+	html  bool
+	// junk is set for an HTML page or a UTF-16 file: every line would be a
+	// finding, and html-file or utf16-file says it once.
+	junk bool
+}
+
+func (l *linter) add(line, col int, sev Severity, code, msg, hint string) {
+	l.rep.Diagnostics = append(l.rep.Diagnostics, Diagnostic{Line: line, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+}
+
+func (l *linter) body() {
+	l.text = map[int]string{}
+	l.cols = map[int]int{}
+	var beyond *Line // first rule beyond the size limit
+	limit := l.f.ParsedBytes()
+	for ln := range Lines(l.data, Options{Profile: l.f.Profile(), MaxBytes: -1}) {
+		if l.f.Truncated() && ln.Offset >= limit {
+			if ln.Key == KeyAllow || ln.Key == KeyDisallow || ln.Key == KeyUserAgent {
+				beyond = &ln
+				break
+			}
+			continue
+		}
+		l.lines = append(l.lines, ln)
+		l.text[ln.Num] = ln.Text
+		if ln.ValueCol > 0 {
+			l.cols[ln.Num] = ln.ValueCol
+		}
+	}
+	l.html = looksHTML(l.data) && !hasRules(l.f)
+	if l.html {
+		l.junk = true
+		l.add(1, 1, Error, "html-file",
+			"this is an HTML page, not a robots.txt: crawlers find no valid rules in it and may fetch everything",
+			"serve the real robots.txt as text/plain, or a 404 status when there is none")
+	}
+	if isUTF16(l.data) {
+		l.junk = true
+		l.add(1, 1, Error, "utf16-file", "the file is UTF-16: crawlers read it as UTF-8 bytes and no line is read as written",
+			"save the file as UTF-8")
+	}
+	l.parserDiags(beyond)
+	l.lineChecks()
+	l.empty()
+	l.ruleChecks()
+	l.groupChecks()
+	l.extensionChecks()
+	l.sitemapChecks()
+}
+
+// parserDiags copies the parser's diagnostics, adding hints and details the
+// parser leaves out. HTML pages make every tag line a finding; those are
+// summed up by html-file instead.
+func (l *linter) parserDiags(beyond *Line) {
+	byNum := map[int]*Line{}
+	for i := range l.lines {
+		byNum[l.lines[i].Num] = &l.lines[i]
+	}
+	for _, d := range l.f.Diagnostics() {
+		if l.junk && (d.Code == "no-separator" || d.Code == "missing-colon" || d.Code == "misspelled-key") {
+			continue
+		}
+		switch d.Code {
+		case "invalid-value":
+			if ln := byNum[d.Line]; ln != nil && d.Hint == "" {
+				d.Hint = valueHints[ln.Key]
+			}
+		case "extension-outside-group":
+			if d.Hint == "" {
+				d.Hint = "move it below the User-agent line of the crawlers it is for"
+			}
+		case "size-limit":
+			if beyond != nil {
+				d.Message += "; the first line ignored is line " + itoa(beyond.Num) + ": " + strings.TrimSpace(beyond.Text)
+			}
+		case "nul-byte", "invalid-utf8":
+			if isUTF16(l.data) {
+				continue // utf16-file says it once
+			}
+		case "missing-colon":
+			if ln := byNum[d.Line]; ln != nil && ln.Key == KeyUnknown {
+				d.Hint = "write '" + ln.KeyText + ": " + ln.Value + "' if it is meant as a directive"
+			}
+		}
+		l.rep.Diagnostics = append(l.rep.Diagnostics, d)
+	}
+}
+
+var valueHints = map[Key]string{
+	KeyCrawlDelay:    "give seconds as a number, e.g. 'Crawl-delay: 10'",
+	KeyRequestRate:   "write requests/period, e.g. 'Request-rate: 1/10s' or 'Request-rate: 1/10s 0100-0600'",
+	KeyVisitTime:     "write a UTC window hhmm-hhmm, e.g. 'Visit-time: 0100-0600'",
+	KeyHost:          "write a host name, e.g. 'Host: www.example.com'",
+	KeyCleanParam:    "write parameters joined by '&' and an optional path, e.g. 'Clean-param: ref&utm_source /shop/'",
+	KeyContentSignal: "write key=yes|no pairs, e.g. 'Content-Signal: search=yes, ai-train=no'",
+	KeyContentUsage:  "write key=y|n pairs, e.g. 'Content-Usage: train-ai=n'",
+}
+
+func isUTF16(b []byte) bool {
+	return len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF)
+}
+
+// looksHTML reports whether the body is an HTML (or XML) page rather than
+// robots.txt: its first non-blank text is a tag that opens a document.
+func looksHTML(b []byte) bool {
+	b = bytes.TrimPrefix(b, bom[:])
+	b = bytes.TrimLeft(b, " \t\r\n\f\v")
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	head := strings.ToLower(string(b[:min(len(b), 1024)]))
+	for _, t := range []string{"<!doctype", "<html", "<head", "<body", "<?xml", "<meta", "<title", "<script", "<div", "<p>", "<pre"} {
+		if strings.HasPrefix(head, t) {
+			return true
+		}
+	}
+	return strings.Contains(head, "<html")
+}
+
+func hasRules(f *File) bool {
+	for _, g := range f.Groups() {
+		if len(g.Rules) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// knownKeys are the directive names did-you-mean suggestions pick from.
+var knownKeys = []string{"User-agent", "Allow", "Disallow", "Sitemap", "Crawl-delay", "Request-rate",
+	"Visit-time", "Host", "Clean-param", "Content-Signal", "Content-Usage"}
+
+// noindexKeys are page-level directives people put in robots.txt.
+var noindexKeys = map[string]bool{"noindex": true, "nofollow": true, "noarchive": true, "nosnippet": true,
+	"noimageindex": true, "notranslate": true, "unavailable_after": true, "none": true}
+
+func (l *linter) lineChecks() {
+	crs, firstCR := 0, 0
+	for _, ln := range l.lines {
+		if ln.End == "\r" {
+			if crs == 0 {
+				firstCR = ln.Num
+			}
+			crs++
+		}
+		if i := strings.Index(ln.Text, "\uFEFF"); i >= 0 {
+			msg := "byte order mark (U+FEFF) inside the file; it is only skipped at the very start"
+			if ln.Key == KeyUnknown && strings.HasPrefix(ln.KeyText, "\uFEFF") {
+				msg += ": the key '" + strings.TrimPrefix(ln.KeyText, "\uFEFF") + "' is read as an unknown key and the line is ignored"
+			}
+			l.add(ln.Num, i+1, Warning, "bom-not-at-start", msg, "delete the invisible U+FEFF character (bytes EF BB BF)")
+		}
+		if ln.Key != KeyUnknown || l.junk {
+			continue
+		}
+		key := ln.KeyText
+		if strings.HasPrefix(key, "\uFEFF") {
+			continue // bom-not-at-start said why
+		}
+		lk := strings.ToLower(key)
+		if noindexKeys[lk] {
+			l.add(ln.Num, ln.KeyCol, Warning, "noindex-directive",
+				"'"+key+"' in robots.txt is not supported: Google stopped reading it on 2019-09-01 and no major engine reads it",
+				"use <meta name=\"robots\" content=\""+lk+"\"> or an 'X-Robots-Tag: "+lk+"' header, and let crawlers fetch the page so they see it")
+			continue
+		}
+		if s, ok := didYouMean(lk); ok {
+			l.add(ln.Num, ln.KeyCol, Warning, "unknown-directive",
+				"unknown directive '"+key+"'; crawlers ignore the line. Did you mean '"+s+"'?",
+				"write '"+s+": "+ln.Value+"'")
+			continue
+		}
+		l.add(ln.Num, ln.KeyCol, Info, "unknown-directive", "unknown directive '"+key+"'; crawlers ignore the line",
+			"remove the line or make it a comment with '#', unless a crawler you care about reads it")
+	}
+	if crs > 0 {
+		msg := "line ends with a bare carriage return (CR)"
+		if crs > 1 {
+			msg = itoa(crs) + " lines end with a bare carriage return (CR), the first here"
+		}
+		l.add(firstCR, len(l.textOf(firstCR))+1, Warning, "lone-cr",
+			msg+"; Google accepts it, but tools that split lines on LF read the file as one line",
+			"save the file with LF (or CRLF) line ends")
+	}
+}
+
+func (l *linter) textOf(n int) string { return l.text[n] }
+
+// didYouMean returns the known directive closest to key when it is a
+// plausible misspelling: an edit distance of at most 2 (1 for short keys).
+func didYouMean(key string) (string, bool) {
+	best, bestD := "", 1<<30
+	for _, k := range knownKeys {
+		d := editDistance(key, strings.ToLower(k))
+		if d < bestD {
+			best, bestD = k, d
+		}
+	}
+	limit := 2
+	if len(key) <= 5 {
+		limit = 1
+	}
+	if bestD == 0 || bestD > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the Levenshtein distance with adjacent transpositions
+// counted as one edit (optimal string alignment), on bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 30
+	}
+	var d [66][66]int
+	for i := 0; i <= len(a); i++ {
+		d[i][0] = i
+	}
+	for j := 0; j <= len(b); j++ {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// empty reports a file with nothing for crawlers in it.
+func (l *linter) empty() {
+	for _, ln := range l.lines {
+		if ln.Key != KeyNone {
+			return
+		}
+	}
+	if l.html {
+		return
+	}
+	msg := "the file is empty: every crawler may fetch everything"
+	if len(bytes.TrimSpace(l.data)) > 0 {
+		msg = "the file has only comments and blank lines: every crawler may fetch everything"
+	}
+	l.add(1, 1, Warning, "empty-file", msg,
+		"if that is what you mean, serve a 404 or write 'User-agent: *' and 'Disallow:'")
+}
+
+// extensionChecks reports directives the profile's engine ignores.
+func (l *linter) extensionChecks() {
+	for _, e := range l.f.Extensions() {
+		why := ignoredBy(l.opts.Profile, e.Key)
+		if why == "" {
+			continue
+		}
+		col := 1
+		if t, ok := l.text[e.Line]; ok {
+			col = strings.Index(t, e.Name) + 1
+		}
+		l.add(e.Line, max(col, 1), Info, "ignored-directive", why, ignoredHint(l.opts.Profile, e.Key))
+	}
+}
+
+func ignoredBy(p LintProfile, k Key) string {
+	switch p {
+	case LintGoogle:
+		switch k {
+		case KeyCrawlDelay, KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam:
+			return "Google ignores " + k.String() + ": it reads only User-agent, Allow, Disallow and Sitemap"
+		}
+	case LintBing:
+		switch k {
+		case KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam:
+			return "Bing ignores " + k.String() + " (it honours Crawl-delay)"
+		}
+	case LintYandex:
+		switch k {
+		case KeyCrawlDelay:
+			return "Yandex has ignored Crawl-delay since 2018-02-22"
+		case KeyHost:
+			return "Yandex deprecated Host in 2018; it no longer picks the main mirror from it"
+		case KeyRequestRate, KeyVisitTime:
+			return "Yandex ignores " + k.String()
+		}
+	case LintRFC9309:
+		switch k {
+		case KeyCrawlDelay, KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam, KeyContentSignal, KeyContentUsage:
+			return k.String() + " is not part of RFC 9309: crawlers may ignore it"
+		}
+	}
+	return ""
+}
+
+func ignoredHint(p LintProfile, k Key) string {
+	switch {
+	case p == LintYandex && k == KeyCrawlDelay:
+		return "set the crawl rate in Yandex Webmaster; keep the line only for crawlers that read it (Bing)"
+	case p == LintYandex && k == KeyHost:
+		return "redirect the other mirrors to the main host with 301s; the line can go"
+	case p == LintGoogle && k == KeyCrawlDelay:
+		return "Google adjusts its crawl rate to your server's responses; keep the line only for crawlers that read it (Bing)"
+	}
+	return "keep the line only if a crawler you care about reads it"
+}
+
+// sitemapChecks reports Sitemap lines that are not absolute URLs, or that
+// point to another host than the file's.
+func (l *linter) sitemapChecks() {
+	var self *url.URL
+	if l.opts.URL != "" {
+		if u, err := url.Parse(l.opts.URL); err == nil && u.Host != "" {
+			self = u
+		}
+	}
+	for _, s := range l.f.Sitemaps() {
+		col := 1
+		if t, ok := l.text[s.Line]; ok && s.URL != "" {
+			col = strings.Index(t, s.URL) + 1
+		}
+		u, err := url.Parse(s.URL)
+		switch {
+		case s.URL == "":
+			l.add(s.Line, max(col, 1), Warning, "sitemap-url", "Sitemap line without a URL", "write the sitemap's full URL, e.g. 'Sitemap: https://www.example.com/sitemap.xml'")
+			continue
+		case err != nil:
+			l.add(s.Line, max(col, 1), Warning, "sitemap-url", "Sitemap URL '"+s.URL+"' does not parse", "write the sitemap's full URL, e.g. 'Sitemap: https://www.example.com/sitemap.xml'")
+			continue
+		case u.Scheme == "" || u.Host == "":
+			hint := "write the full URL, e.g. 'Sitemap: https://www.example.com/sitemap.xml'"
+			if self != nil {
+				ref := self.ResolveReference(u)
+				hint = "write the full URL: 'Sitemap: " + ref.String() + "'"
+			}
+			l.add(s.Line, max(col, 1), Warning, "sitemap-url", "Sitemap '"+s.URL+"' is not an absolute URL; Google ignores it", hint)
+			continue
+		case u.Scheme != "http" && u.Scheme != "https":
+			l.add(s.Line, max(col, 1), Warning, "sitemap-url", "Sitemap '"+s.URL+"' is not an http(s) URL", "serve the sitemap over https")
+			continue
+		}
+		if self != nil && !strings.EqualFold(u.Hostname(), self.Hostname()) {
+			l.add(s.Line, max(col, 1), Info, "sitemap-other-host",
+				"Sitemap is on "+u.Hostname()+", not on "+self.Hostname()+" where this robots.txt is",
+				"this cross-host submission is allowed; check the host name is the one you mean")
+		}
+	}
+}
+
+// fetch reports what the HTTP answer means for crawlers.
+func (l *linter) fetch(fi *FetchInfo) {
+	if fi.Err != "" {
+		l.add(0, 0, Error, "fetch-unreachable", "robots.txt could not be fetched ("+fi.Err+"): crawlers assume every URL is disallowed (RFC 9309 §2.3.1.4)",
+			"make sure the host resolves and serves /robots.txt")
+		return
+	}
+	if n := len(fi.Chain) - 1; n > 0 {
+		msg := "robots.txt is redirected " + plural(n, "time") + ": " + strings.Join(fi.Chain, " -> ")
+		if fi.Status >= 300 && fi.Status < 400 {
+			l.add(0, 0, Error, "fetch-redirect", msg+", and redirects again (status "+statusText(fi.Status)+"): after 5 redirects Google treats robots.txt as not found and crawls everything",
+				"point the robots.txt URL directly (or in one redirect) at the file")
+			return
+		}
+		first, last := fi.Chain[0], fi.Chain[n]
+		u0, e0 := url.Parse(first)
+		u1, e1 := url.Parse(last)
+		if e0 == nil && e1 == nil && !strings.EqualFold(u0.Host, u1.Host) {
+			msg += "; crawlers apply the file they reach to " + u0.Host
+		}
+		l.add(0, 0, Info, "fetch-redirect", msg, "fine for http->https and www redirects; otherwise serve the file directly")
+	}
+	switch s := fi.Status; {
+	case s >= 200 && s < 300:
+	case s == 429 || s >= 500:
+		l.add(0, 0, Error, "fetch-status", "status "+statusText(s)+": robots.txt is unreachable and crawlers assume every URL is disallowed (RFC 9309 §2.3.1.4)",
+			"serve robots.txt with status 200 (or 404 for no rules)")
+	case s >= 400:
+		msg := "status " + statusText(s) + ": robots.txt is unavailable and crawlers may fetch every URL (RFC 9309 §2.3.1.3)"
+		if s == 401 || s == 403 {
+			msg += "; Google treats " + itoa(s) + " like 404"
+		}
+		l.add(0, 0, Warning, "fetch-status", msg, "serve robots.txt with status 200, or keep the 404 if you want no rules")
+	case s >= 300:
+		l.add(0, 0, Error, "fetch-status", "status "+statusText(s)+" without a redirect that could be followed: crawlers treat robots.txt as not found",
+			"serve robots.txt with status 200")
+	default:
+		l.add(0, 0, Error, "fetch-status", "unexpected status "+itoa(s), "serve robots.txt with status 200")
+	}
+	if fi.Status >= 200 && fi.Status < 300 {
+		ct := strings.ToLower(fi.ContentType)
+		mt, params, _ := strings.Cut(ct, ";")
+		mt = strings.TrimSpace(mt)
+		switch {
+		case ct == "":
+			l.add(0, 0, Warning, "fetch-content-type", "robots.txt is served without a Content-Type", "serve it as 'text/plain; charset=utf-8'")
+		case mt != "text/plain":
+			l.add(0, 0, Warning, "fetch-content-type", "robots.txt is served as "+mt+", not text/plain (RFC 9309 §2.3)", "serve it as 'text/plain; charset=utf-8'")
+		default:
+			if i := strings.Index(params, "charset="); i >= 0 {
+				cs := strings.Trim(strings.TrimSpace(params[i+len("charset="):]), `"`)
+				if cs != "utf-8" && cs != "utf8" && cs != "us-ascii" {
+					l.add(0, 0, Warning, "fetch-content-type", "robots.txt is served with charset "+cs+"; RFC 9309 §2.3 requires UTF-8", "save the file as UTF-8 and serve it as 'text/plain; charset=utf-8'")
+				}
+			}
+		}
+	}
+}
+
+func statusText(s int) string {
+	if t := statusNames[s]; t != "" {
+		return itoa(s) + " " + t
+	}
+	return itoa(s)
+}
+
+var statusNames = map[int]string{301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
+	308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+	429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return "1 " + w
+	}
+	return strconv.Itoa(n) + " " + w + "s"
+}
+
+// agents builds the per-crawler view.
+func (l *linter) agents() {
+	for _, name := range l.opts.Agents {
+		var chain []string
+		for _, n := range strings.Split(name, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				chain = append(chain, n)
+			}
+		}
+		a := l.f.Agent(chain...)
+		v := AgentView{Name: name, Group: a.Group(), Rules: a.Rules()}
+		in := map[int]bool{}
+		for _, r := range v.Rules {
+			in[r.Line] = true
+		}
+		for _, g := range l.f.Groups() {
+			for _, r := range g.Rules {
+				if !in[r.Line] {
+					v.Ignored = append(v.Ignored, r)
+				}
+			}
+		}
+		if l.opts.Profile != LintGoogle {
+			if _, line, ok := a.CrawlDelay(); ok {
+				v.CrawlDelay = line
+			} else if l.opts.Profile == LintBing && a.Group().Via != ViaStar && isBing(a.Group().Agent) {
+				if _, line, ok := l.f.Star().CrawlDelay(); ok {
+					v.CrawlDelay, v.CrawlDelayInherited = line, true
+				}
+			}
+			if l.opts.Profile == LintYandex {
+				v.CrawlDelay, v.CrawlDelayInherited = 0, false
+			}
+		}
+		l.rep.Agents = append(l.rep.Agents, v)
+	}
+}
+
+func isBing(tok string) bool {
+	return strings.EqualFold(tok, "bingbot") || strings.EqualFold(tok, "msnbot")
+}

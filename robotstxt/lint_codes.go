@@ -1,0 +1,226 @@
+package robotstxt
+
+import "strings"
+
+// LintCode documents one finding of [Lint]. The table returned by
+// [LintCodes] is the single place a code is explained: `rep lint -explain`
+// prints it and docs/lint.md is generated from it.
+type LintCode struct {
+	Code string
+	// Severity is the usual severity; a few codes rank one case higher or
+	// lower, and Doc says when.
+	Severity Severity
+	// Title is a one-line summary.
+	Title string
+	// Doc explains what the finding means for crawlers and how to fix it.
+	// Paragraphs are separated by blank lines; an indented line is an
+	// example.
+	Doc string
+}
+
+// LintCodes returns every code Lint can report, sorted by code. The slice
+// is shared: do not modify it.
+func LintCodes() []LintCode { return lintCodes }
+
+// ExplainLint returns the documentation of a code.
+func ExplainLint(code string) (LintCode, bool) {
+	code = strings.ToLower(strings.TrimSpace(code))
+	for _, c := range lintCodes {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return LintCode{}, false
+}
+
+// lintCodes is sorted by code; TestLintCodesSorted keeps it so.
+var lintCodes = []LintCode{
+	{"allow-disallow-conflict", Warning, "an Allow and a Disallow with the same pattern",
+		`Two rules for the same crawler have the same path pattern, one Allow and one Disallow. The longest matching rule decides, and when an Allow and a Disallow are equally long the least restrictive one, Allow, wins (RFC 9309 §2.2.2; Google does the same). The Disallow therefore never blocks anything.
+
+    User-agent: *
+    Disallow: /shop
+    Allow: /shop          # wins: /shop is crawlable
+
+Delete the rule you did not mean.`},
+	{"bing-crawl-delay", Info, "Bing keeps the * group's Crawl-delay for its own group",
+		`A crawler that has a group of its own ignores every line of the * group, except in one documented case: Bing applies the * group's Crawl-delay to bingbot when bingbot's own group has none. Other crawlers with their own group (Yandex, Seznam, ...) do not.
+
+    User-agent: *
+    Crawl-delay: 10       # still slows bingbot down
+    User-agent: bingbot
+    Disallow: /search
+
+Put the Crawl-delay you want for bingbot in its own group to make the intent explicit.`},
+	{"bom-not-at-start", Warning, "a byte order mark in the middle of the file",
+		`A UTF-8 byte order mark (U+FEFF, bytes EF BB BF) is skipped only at the very start of the file. Elsewhere, typically where two files were concatenated, it is part of the line: in front of a key it turns "User-agent" into an unknown key and the line is ignored.
+
+Delete the invisible character (most editors show it as <feff> or not at all; 'grep -n $'\xEF\xBB\xBF'' finds it).`},
+	{"case-mismatch", Warning, "a path with capitals where the rest of the file uses lower case",
+		`Paths are case-sensitive: "Disallow: /Files" does not block /files. When every other rule of the file is in lower case, a rule with capitals is usually a typo and leaves the lower-case path open.
+
+Write the path exactly as your URLs spell it, or add a rule for each spelling. The finding is not reported when the lower-case spelling has a rule too.`},
+	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
+		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
+
+This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again.`},
+	{"dollar-not-at-end", Warning, "'$' in the middle of a pattern",
+		`"$" anchors a pattern at the end of the URL only when it is the last character. Anywhere else Google and RFC 9309 read it as a literal "$", which URLs rarely contain, so the rule probably never matches.
+
+    Disallow: /*.php$?x   # matches only URLs containing ".php$?x"
+
+Move the "$" to the end, or write "%24" if you mean a literal dollar sign.`},
+	{"duplicate-rule", Info, "the same rule twice for the same crawler",
+		`The rule appears twice in the rules a crawler obeys (groups naming the same crawler are merged, RFC 9309 §2.2.1). The copy changes nothing; RFC 9309 allows crawlers to drop it.
+
+Delete one copy; if the groups were meant to differ, check which crawler each is for.`},
+	{"empty-file", Warning, "the file has no rules",
+		`The file is empty or holds only comments and blank lines: every crawler may fetch everything. That is a valid robots.txt, but often an accident (a failed deploy, a template that was never filled in).
+
+If you mean "allow everything", Google recommends serving no robots.txt at all (a 404), or say it explicitly:
+
+    User-agent: *
+    Disallow:`},
+	{"empty-rule", Warning, "an empty Disallow or Allow next to other rules",
+		`"Disallow:" with no path matches nothing; it means "allow everything" only when it is the only rule of its group. Next to other rules it does nothing, and it often shows a misunderstanding (it does not cancel the group's other Disallow lines). "Allow:" with no path never does anything.
+
+Delete the empty line, or the other rules if you meant to allow everything.`},
+	{"extension-outside-group", Info, "a group directive before any User-agent line",
+		`Crawl-delay, Request-rate, Visit-time, Clean-param and Content-Usage belong to the group they are written in. Before the first User-agent line they belong to no group, and crawlers that honour them per group ignore them.
+
+Move the line below the User-agent line of the crawlers it is for.`},
+	{"fetch-content-type", Warning, "robots.txt served with a type other than text/plain",
+		`RFC 9309 §2.3 requires robots.txt to be UTF-8 text/plain. Most crawlers parse whatever they get, but a text/html type usually means an HTML page (an error or login page) was served in place of the file, and a charset other than UTF-8 can make rules with non-ASCII characters never match.
+
+Serve the file as "Content-Type: text/plain; charset=utf-8".`},
+	{"fetch-redirect", Info, "robots.txt is redirected",
+		`The robots.txt URL answered with redirects. Crawlers follow at least five (RFC 9309 §2.3.1.2; Google follows five) and apply the file they reach to the host they started from, even when it is on another host. Redirects from http to https or to the www host are normal.
+
+More than five redirects is an error: Google then treats robots.txt as not found, which means no restrictions at all. HTML, JavaScript and meta-refresh redirects are never followed.`},
+	{"fetch-status", Warning, "robots.txt answered with an HTTP error",
+		`The status code decides what crawlers do, whatever the body says (RFC 9309 §2.3.1; Google documents the same):
+
+    2xx          the file is parsed and obeyed
+    4xx but 429  "unavailable": crawlers may fetch everything (Google: 401 and 403 too)
+    429, 5xx     "unreachable": crawlers assume everything is disallowed
+
+A 4xx is a warning (your rules, if any, are not seen); 429 and 5xx are errors: after about 30 days of errors Google falls back to its cached copy or to no restrictions. Serve robots.txt with status 200, or a 404 if you want no rules.`},
+	{"fetch-unreachable", Error, "robots.txt could not be fetched",
+		`The connection failed (DNS, TCP, TLS or a timeout). RFC 9309 §2.3.1.4 tells crawlers to treat an unreachable robots.txt as "disallow everything"; Google does so for up to 30 days.
+
+Check that the host resolves and serves /robots.txt over the scheme crawlers use.`},
+	{"html-file", Error, "an HTML page served as robots.txt",
+		`The body is HTML, typically a login, error or "page not found" page served with status 200. Crawlers parse it as robots.txt, find no valid rules and may fetch everything; the HTML lines are ignored one by one (their own findings are not listed).
+
+Serve the real robots.txt, or a 404 status when there is none.`},
+	{"ignored-directive", Info, "a directive the selected search engine ignores",
+		`The line is valid, but the engine of the -profile does not read it:
+
+    google   Crawl-delay, Request-rate, Visit-time, Host, Clean-param (Google reads only
+             User-agent, Allow, Disallow and Sitemap)
+    bing     Request-rate, Visit-time, Host, Clean-param
+    yandex   Crawl-delay (ignored since 2018-02-22; set the rate in Yandex Webmaster),
+             Host (deprecated in 2018; use a 301 redirect), Request-rate, Visit-time
+    rfc9309  every extension: RFC 9309 defines only User-agent, Allow and Disallow
+
+Keep the line if another crawler you care about reads it.`},
+	{"invalid-agent", Warning, "a User-agent value that is not a product token",
+		`A product token has only letters, "-" and "_" (RFC 9309 §2.2.1). Google cuts the value at the first other character and matches what is left: "Googlebot/2.1" is read as "Googlebot" (harmless for Google, but parsers that compare whole values never match it), "Google bot" as "Google" (no such crawler), "1bot" as an empty name that no crawler has.
+
+Write the bare token: "User-agent: Googlebot".`},
+	{"invalid-utf8", Warning, "bytes that are not UTF-8",
+		`robots.txt must be UTF-8 (RFC 9309 §2.3). Other encodings (Latin-1, Windows-1252, UTF-16) turn non-ASCII paths into bytes that no URL, which crawlers %-encode from UTF-8, will ever match. The finding points at the first invalid byte.
+
+Save the file as UTF-8.`},
+	{"invalid-value", Warning, "an extension directive with a value that does not parse",
+		`The value of Crawl-delay, Request-rate, Visit-time, Host, Clean-param, Content-Signal or Content-Usage has the wrong shape, so crawlers that honour the directive drop it. The forms are:
+
+    Crawl-delay: 10                      seconds, a non-negative number
+    Request-rate: 1/10s [0100-0600]      requests/period (s, m or h) and an optional UTC window
+    Visit-time: 0100-0600                hhmm-hhmm, UTC
+    Host: www.example.com                a host name (Yandex, deprecated)
+    Clean-param: ref&utm_source /shop/   parameters joined by & and an optional path (Yandex)
+    Content-Signal: search=yes, ai-train=no
+    Content-Usage: train-ai=n            (IETF aipref; an optional path first)`},
+	{"line-too-long", Warning, "a line longer than Google reads",
+		`Google reads the first 16,663 bytes of a line (2083 × 8 − 1) and ignores the rest; a long rule is cut and matches something else than written.
+
+Split the rule into several shorter ones.`},
+	{"lone-cr", Warning, "lines ending in a bare carriage return",
+		`Lines end with CR alone (old Mac OS style). Google and RFC 9309 accept it, but many tools and some parsers split lines on LF only and read the whole file as one line, which then holds no valid rule.
+
+Save the file with LF or CRLF line ends.`},
+	{"missing-colon", Warning, "a directive without its colon",
+		`"Disallow /private" has no ":" between key and value. Google accepts a missing colon when the line has exactly two words; RFC 9309 requires the colon and other parsers ignore the line.
+
+Write "Disallow: /private".`},
+	{"misspelled-key", Warning, "a misspelled key that Google accepts",
+		`Google accepts some misspellings ("useragent", "user agent", "dissallow", "disalow", "site-map", ...) and any key that starts with a directive's name ("disallowed"). Other crawlers may not, and ignore the line.
+
+Spell the key as the finding says.`},
+	{"no-separator", Warning, "a line that is not a 'key: value' line",
+		`The line has no ":" (and is not two words that Google would read as a key and a value). Every crawler ignores it. It is often prose that should be a comment, or a value that wrapped onto its own line.
+
+Turn it into a comment with "#", or fix the directive.`},
+	{"noindex-directive", Warning, "noindex, nofollow or noarchive in robots.txt",
+		`"Noindex:", "Nofollow:", "Noarchive:" and similar lines were never part of the standard; Google stopped reading them on 2019-09-01 and no major engine reads them now. The pages they name stay indexable.
+
+To keep a page out of search results, let crawlers fetch it and send "<meta name=\"robots\" content=\"noindex\">" or an "X-Robots-Tag: noindex" header. Do not also disallow the page: a crawler that may not fetch it never sees the noindex.`},
+	{"nul-byte", Error, "a NUL byte",
+		`Google keeps each line as a C string, so a NUL byte ends the line there and the rest of the line is ignored. A file full of NUL bytes is usually UTF-16.
+
+Remove the NUL bytes; save the file as UTF-8.`},
+	{"pattern-start", Warning, "a path pattern that does not start with '/' or '*'",
+		`Crawlers match a pattern against the URL's path, which always starts with "/". A pattern such as "private/" or "https://example.com/private" therefore matches nothing (RFC 9309 §2.2.2; Yandex's validator rejects such rules).
+
+Start the pattern with "/": "Disallow: /private/". To match anywhere, start with "*".`},
+	{"private-path", Info, "a rule that reveals a private-looking path",
+		`robots.txt is public and is no access control: anyone can read it, and "Disallow: /admin" points people (and bad crawlers, which ignore robots.txt) to /admin. Disallowed URLs can still be indexed from links, without a snippet.
+
+Protect private areas with authentication, and keep them out of search with noindex. List paths in robots.txt only to save crawl budget.`},
+	{"redundant-wildcard", Info, "a trailing '*' that changes nothing",
+		`Every pattern already matches any URL that starts with it, so a trailing "*" adds nothing: "Disallow: /private*" blocks exactly what "Disallow: /private" blocks. It only makes the rule one character longer, which raises its priority against other rules by one.
+
+Remove the "*" unless that priority matters (it rarely should).`},
+	{"rule-outside-group", Warning, "a rule before any User-agent line",
+		`Allow and Disallow lines before the first User-agent line belong to no group, and crawlers ignore them (RFC 9309 §2.2.2; Google too). Some old parsers applied them to everyone.
+
+Put "User-agent: *" (or the crawler's name) above them.`},
+	{"shadowed-rule", Warning, "a rule that can never decide",
+		`Another rule for the same crawlers matches every URL this rule matches and always wins: it is longer, or as long and an Allow (Allow wins a tie), or as long, of the same kind and earlier. This rule is never the deciding rule. When the other rule has the opposite kind, the outcome is probably not what was meant.
+
+    User-agent: *
+    Allow: /*.html        # 7 characters: wins for every /x.html URL
+    Disallow: /x.html     # same length, loses the tie: never decides
+
+Only proven cases are reported: a rule hidden by several rules together is not.`},
+	{"sitemap-other-host", Info, "a Sitemap on another host",
+		`The Sitemap URL is on another host than the robots.txt. The Sitemaps protocol allows this cross-submission, but the sitemap may then list only URLs of the hosts whose robots.txt points to it, and typos in the host name go unnoticed.
+
+Check that the host is the one you mean.`},
+	{"sitemap-url", Warning, "a Sitemap that is not an absolute http(s) URL",
+		`Sitemap lines must hold a fully-qualified URL ("https://www.example.com/sitemap.xml"); Google ignores relative paths and other schemes.
+
+Write the full URL.`},
+	{"size-limit", Error, "a file over 500 KiB",
+		`Crawlers read at most 500 KiB of robots.txt (RFC 9309 §2.5 sets this as the minimum, Google documents exactly this limit) and ignore the rest. The finding names the first rule that is ignored.
+
+Shorten the file: merge rules with "*" patterns, and drop rules for URLs that no longer exist.`},
+	{"star-overridden", Warning, "a crawler's own group hides the * group's rules from it",
+		`A crawler obeys only the group that names it and ignores the * group entirely (RFC 9309 §2.2.1; Google, Bing and others): the * rules are not inherited. A small "User-agent: Googlebot" group therefore lets Googlebot crawl everything the * group blocks. The finding names the * rules that this crawler is no longer blocked by (each shown to decide differently for a URL).
+
+    User-agent: *
+    Disallow: /private
+    User-agent: Googlebot
+    Disallow: /search     # Googlebot may now crawl /private
+
+Repeat the * rules you want in the crawler's group.`},
+	{"unknown-directive", Warning, "an unknown directive",
+		`The key is not one crawlers know, so the line is ignored. When it is close to a known directive ("Dissalow", "Usre-agent", "Crawl-dealy") the finding suggests it and is a warning; a key not close to any known directive is reported as info.
+
+Fix the spelling, or make the line a comment.`},
+	{"utf16-file", Error, "a UTF-16 file",
+		`The file starts with a UTF-16 byte order mark. Crawlers read robots.txt as UTF-8 bytes: every character is followed or preceded by a NUL byte, and no line is read as written.
+
+Save the file as UTF-8.`},
+}

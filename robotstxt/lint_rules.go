@@ -1,0 +1,648 @@
+package robotstxt
+
+import (
+	"strings"
+)
+
+// ruleChecks looks at each rule as written.
+func (l *linter) ruleChecks() {
+	l.caseMismatch()
+	seenPrivate := map[string]bool{}
+	for _, g := range l.f.Groups() {
+		nonEmpty := 0
+		for _, r := range g.Rules {
+			if r.Pattern != "" {
+				nonEmpty++
+			}
+		}
+		for _, r := range g.Rules {
+			col := l.valueCol(r.Line)
+			p := r.Pattern
+			if p == "" {
+				if nonEmpty > 0 {
+					msg := "empty Disallow matches nothing: it does not allow everything when other rules follow, and the group's other rules still apply"
+					if r.Allow {
+						msg = "empty Allow does nothing"
+					}
+					l.add(r.Line, col, Warning, "empty-rule", msg, "delete the line")
+				}
+				continue
+			}
+			if p[0] != '/' && p[0] != '*' {
+				msg := "pattern '" + p + "' does not start with '/' or '*': it matches no URL, since paths start with '/'"
+				hint := "write '" + r.withPattern("/"+p) + "'"
+				if u := strings.Index(p, "://"); u >= 0 {
+					msg = "pattern '" + p + "' is a full URL: rules match the path only, so it matches no URL"
+					path := "/"
+					if s := strings.IndexByte(p[u+3:], '/'); s >= 0 {
+						path = p[u+3+s:]
+					}
+					hint = "write the path: '" + r.withPattern(path) + "'"
+				}
+				l.add(r.Line, col, Warning, "pattern-start", msg, hint)
+			}
+			if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
+				l.add(r.Line, col+i, Warning, "dollar-not-at-end",
+					"'$' is special only at the end of a pattern; here it is a literal '$' that URLs rarely contain",
+					"move '$' to the end to anchor the pattern, or write '%24' for a literal dollar sign")
+			}
+			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") {
+				l.add(r.Line, col+len(t), Info, "redundant-wildcard",
+					"trailing '*' is redundant: '"+r.String()+"' matches exactly what '"+r.withPattern(t)+"' matches",
+					"write '"+r.withPattern(t)+"' (the '*' only makes the rule "+plural(len(p)-len(t), "character")+" longer, which raises its priority)")
+			}
+			if !r.Allow && !seenPrivate[p] {
+				if w := privateWord(p); w != "" {
+					seenPrivate[p] = true
+					l.add(r.Line, col, Info, "private-path",
+						"'"+r.String()+"' tells everyone where '"+w+"' is: robots.txt is public and does not stop anyone from fetching it",
+						"protect private areas with authentication (and noindex), not robots.txt")
+				}
+			}
+		}
+	}
+	l.disallowAll()
+}
+
+// withPattern renders r with another pattern.
+func (r Rule) withPattern(p string) string {
+	r.Pattern = p
+	if r.Line == 0 {
+		r.Line = 1
+	}
+	return r.String()
+}
+
+func (l *linter) valueCol(line int) int {
+	if c := l.cols[line]; c > 0 {
+		return c
+	}
+	return 1
+}
+
+var privateWords = []string{"admin", "administrator", "private", "secret", "secrets", "backup", "backups",
+	"passwd", "password", "passwords", ".git", ".env", ".svn", ".htpasswd", "confidential", "internal", "staging"}
+
+// privateWord returns the private-looking word a pattern's path names, or "".
+func privateWord(p string) string {
+	if q := strings.IndexByte(p, '?'); q >= 0 {
+		p = p[:q]
+	}
+	for _, seg := range strings.Split(p, "/") {
+		seg = strings.ToLower(strings.Trim(seg, "*$"))
+		if seg == "" {
+			continue
+		}
+		base := seg
+		if d := strings.IndexByte(seg[1:], '.'); d >= 0 {
+			base = seg[:d+1]
+		}
+		for _, w := range privateWords {
+			if base == w || strings.HasPrefix(base, w+"-") || strings.HasPrefix(base, w+"_") ||
+				strings.HasSuffix(base, "-"+w) || strings.HasSuffix(base, "_"+w) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// caseMismatch reports rules with capitals in their path when the rest of
+// the file's paths are in lower case. It is a warning when another rule
+// spells the same first path segment in lower case (the site's URLs likely
+// do too), else info.
+func (l *linter) caseMismatch() {
+	var upper []Rule
+	lowerPats := map[string]bool{}
+	lowerSegs := map[string]bool{}
+	nLower := 0
+	for _, g := range l.f.Groups() {
+		for _, r := range g.Rules {
+			path := r.Pattern
+			if q := strings.IndexByte(path, '?'); q >= 0 {
+				path = path[:q]
+			}
+			if strings.ToLower(path) == strings.ToUpper(path) {
+				continue // no letters
+			}
+			if strings.ToLower(path) == path {
+				nLower++
+				lowerPats[r.Pattern] = true
+				lowerSegs[firstSegment(path)] = true
+			} else {
+				upper = append(upper, r)
+			}
+		}
+	}
+	if nLower < 3 || len(upper)*4 > nLower {
+		return
+	}
+	seen := map[string]bool{}
+	for _, r := range upper {
+		low := strings.ToLower(r.Pattern)
+		if lowerPats[low] || seen[r.Pattern] {
+			continue
+		}
+		seen[r.Pattern] = true
+		path := r.Pattern
+		if q := strings.IndexByte(path, '?'); q >= 0 {
+			path = path[:q]
+		}
+		seg := firstSegment(path)
+		sev, also := Info, ""
+		if lseg := strings.ToLower(seg); lseg != seg && lowerSegs[lseg] {
+			sev, also = Warning, "; other rules spell '"+lseg+"' in lower case"
+		}
+		l.add(r.Line, l.valueCol(r.Line), sev, "case-mismatch",
+			"'"+r.String()+"' has capitals while the file's other "+itoa(nLower)+" rules are in lower case"+also+": paths are case-sensitive, so it does not match '"+low+"'",
+			"spell the path as your URLs do; add '"+r.withPattern(low)+"' if both spellings exist")
+	}
+}
+
+// firstSegment returns the first segment of a path pattern, "/a" of "/a/b".
+func firstSegment(p string) string {
+	if len(p) > 1 {
+		if i := strings.IndexAny(p[1:], "/*$"); i >= 0 {
+			return p[:i+1]
+		}
+	}
+	return p
+}
+
+// disallowAll reports a * group that blocks the whole site.
+func (l *linter) disallowAll() {
+	star := l.f.Star()
+	if star.Group().Via != ViaStar {
+		return
+	}
+	rules := star.Rules()
+	for _, r := range rules {
+		if r.Allow || strings.HasSuffix(r.Pattern, "$") || (strings.Trim(r.Pattern, "*") != "/" && strings.Trim(r.Pattern, "*") != "") || r.Pattern == "" {
+			continue
+		}
+		// The rule must really decide an arbitrary URL: a longer Allow, or
+		// an earlier equivalent rule, may take over.
+		if star.Check("/rep-lint-probe").Allowed {
+			continue
+		}
+		var allows []string
+		for _, a := range rules {
+			if a.Allow && a.Pattern != "" {
+				allows = append(allows, itoa(a.Line))
+			}
+		}
+		if len(allows) == 0 {
+			l.add(r.Line, l.valueCol(r.Line), Error, "disallow-all",
+				"'"+r.String()+"' in the * group blocks the whole site for every crawler that has no group of its own",
+				"if this is not a site that must stay out of search, remove it or list only the paths to block")
+		} else {
+			l.add(r.Line, l.valueCol(r.Line), Warning, "disallow-all",
+				"'"+r.String()+"' in the * group blocks the whole site, except what the Allow rules on "+lineList(allows)+" open, for every crawler that has no group of its own",
+				"check that the Allow rules open everything that should be crawled")
+		}
+		return
+	}
+}
+
+func lineList(ls []string) string {
+	if len(ls) == 1 {
+		return "line " + ls[0]
+	}
+	if len(ls) > 6 {
+		return "lines " + strings.Join(ls[:5], ", ") + " and " + itoa(len(ls)-5) + " more"
+	}
+	return "lines " + strings.Join(ls[:len(ls)-1], ", ") + " and " + ls[len(ls)-1]
+}
+
+// entry is one set of merged groups: the rules some crawlers obey.
+type entry struct {
+	agent  *Agent
+	tokens []string
+	star   bool
+	rules  []Rule
+	first  int // first user-agent line
+}
+
+// entries returns the distinct rule sets of the file: one per set of
+// merged groups, with the tokens that select it.
+func (l *linter) entries() []entry {
+	var out []entry
+	byKey := map[string]int{}
+	groupOf := map[int]int{} // user-agent line → group
+	for i, g := range l.f.Groups() {
+		for _, n := range g.AgentLines {
+			groupOf[n] = i
+		}
+	}
+	add := func(a *Agent, tok string, star bool) {
+		m := a.Group()
+		if m.Via == ViaNone {
+			return
+		}
+		// Crawlers named in the same groups obey the same rules.
+		var k strings.Builder
+		if star {
+			k.WriteString("*")
+		}
+		last := -1
+		for _, n := range m.Lines {
+			if g := groupOf[n]; g != last {
+				k.WriteString(itoa(g))
+				k.WriteByte(',')
+				last = g
+			}
+		}
+		if i, ok := byKey[k.String()]; ok {
+			out[i].tokens = append(out[i].tokens, tok)
+			return
+		}
+		byKey[k.String()] = len(out)
+		first := 0
+		if len(m.Lines) > 0 {
+			first = m.Lines[0]
+		}
+		out = append(out, entry{agent: a, tokens: []string{tok}, star: star, rules: a.Rules(), first: first})
+	}
+	if s := l.f.Star(); s.Group().Via == ViaStar {
+		add(s, "*", true)
+	}
+	written := map[string]string{}
+	for _, g := range l.f.Groups() {
+		for i, t := range g.Tokens {
+			// A value cut at '/' is "name/version": the crawler is still
+			// the name. Any other cut names a crawler that does not exist
+			// (invalid-agent says so); keep the first clean spelling.
+			v := g.Agents[i]
+			if strings.EqualFold(v, t) || len(v) > len(t) && v[len(t)] == '/' {
+				if _, ok := written[t]; !ok {
+					written[t] = v[:len(t)]
+				}
+			}
+		}
+	}
+	for _, t := range l.f.Agents() {
+		w, ok := written[t]
+		if !ok || t == "" {
+			continue // only cut values name it: no crawler has this token
+		}
+		add(l.f.AgentExplicit(t), w, false)
+	}
+	return out
+}
+
+// groupChecks looks at the rules each crawler obeys: groups naming the
+// same crawler merged (RFC 9309 §2.2.1).
+func (l *linter) groupChecks() {
+	ents := l.entries()
+	pairs := map[[2]int]bool{}
+	type shadowState struct {
+		in, shadowed int
+		by           Rule
+	}
+	shadow := map[int]*shadowState{}
+	for _, e := range ents {
+		l.duplicates(e, pairs)
+		byHead := map[string][]Rule{}
+		for _, r := range e.rules {
+			if l.plainPattern(r.Pattern) {
+				h := head(r.Pattern)
+				byHead[h] = append(byHead[h], r)
+			}
+		}
+		for _, r := range e.rules {
+			st := shadow[r.Line]
+			if st == nil {
+				st = &shadowState{}
+				shadow[r.Line] = st
+			}
+			st.in++
+			if s, ok := l.shadowedBy(e, r, byHead); ok {
+				if st.shadowed == 0 {
+					st.by = s
+				}
+				st.shadowed++
+			}
+		}
+	}
+	for _, g := range l.f.Groups() {
+		for _, r := range g.Rules {
+			st := shadow[r.Line]
+			if st == nil || st.shadowed == 0 || st.shadowed != st.in {
+				continue
+			}
+			delete(shadow, r.Line) // a rule is in one group; report it once
+			s := st.by
+			why := "it is longer"
+			switch {
+			case len(s.Pattern) > len(r.Pattern):
+			case s.Allow != r.Allow:
+				why = "it is as long and Allow wins a tie"
+			default:
+				why = "it is as long, of the same kind and comes first"
+			}
+			hint := "delete line " + itoa(r.Line) + ": it changes nothing"
+			if s.Allow != r.Allow {
+				hint = "line " + itoa(s.Line) + " overrides it everywhere; make this rule longer (more specific) than line " + itoa(s.Line) + " if it should win"
+			}
+			l.add(r.Line, l.valueCol(r.Line), Warning, "shadowed-rule",
+				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+itoa(s.Line)+") matches every URL it matches and wins ("+why+")", hint)
+		}
+	}
+	l.starOverridden(ents)
+	l.bingCrawlDelay()
+}
+
+// duplicates reports rules repeated, or repeated with the opposite kind,
+// in one merged rule set.
+func (l *linter) duplicates(e entry, pairs map[[2]int]bool) {
+	type seen struct{ allow, disallow int }
+	first := map[string]*seen{}
+	for _, r := range e.rules {
+		s := first[r.Pattern]
+		if s == nil {
+			s = &seen{}
+			first[r.Pattern] = s
+		}
+		same, other := &s.disallow, s.allow
+		if r.Allow {
+			same, other = &s.allow, s.disallow
+		}
+		switch {
+		case *same != 0:
+			if !pairs[[2]int{*same, r.Line}] {
+				pairs[[2]int{*same, r.Line}] = true
+				l.add(r.Line, l.valueCol(r.Line), Info, "duplicate-rule",
+					"'"+r.String()+"' repeats line "+itoa(*same)+" for "+tokenList(e.tokens),
+					"delete one of the two lines")
+			}
+		case other != 0 && r.Pattern != "":
+			if !pairs[[2]int{other, r.Line}] {
+				pairs[[2]int{other, r.Line}] = true
+				d := Rule{Allow: !r.Allow, Pattern: r.Pattern, Line: other}
+				al, dis := r, d
+				if !r.Allow {
+					al, dis = d, r
+				}
+				l.add(r.Line, l.valueCol(r.Line), Warning, "allow-disallow-conflict",
+					"'"+al.String()+"' (line "+itoa(al.Line)+") and '"+dis.String()+"' (line "+itoa(dis.Line)+") have the same pattern: Allow wins (equally long rules: the least restrictive one is used, RFC 9309 §2.2.2), so line "+itoa(dis.Line)+" never blocks anything",
+					"delete the rule you did not mean")
+			}
+		}
+		if *same == 0 {
+			*same = r.Line
+		}
+	}
+}
+
+func tokenList(toks []string) string {
+	if len(toks) == 1 {
+		if toks[0] == "*" {
+			return "the * group"
+		}
+		return "'" + toks[0] + "'"
+	}
+	if len(toks) > 4 {
+		return "'" + strings.Join(toks[:3], "', '") + "' and " + itoa(len(toks)-3) + " more"
+	}
+	return "'" + strings.Join(toks, "', '") + "'"
+}
+
+// plainPattern reports whether the parser compares p exactly as written, so
+// its length is its priority and its text is what is matched.
+func (l *linter) plainPattern(p string) bool {
+	if p == "" || (p[0] != '/' && p[0] != '*') || len(p) > 2048 {
+		return false
+	}
+	q := -1
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < 0x20 || c >= 0x7F || c == '%' {
+			return false
+		}
+		if l.f.Profile() == RFC9309 {
+			switch {
+			case c == '$' && i != len(p)-1:
+				return false
+			case c == '?' && q < 0:
+				q = i
+			case q >= 0 && strings.IndexByte(":/?@[]", c) >= 0:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// head is the literal start of a pattern: up to the first '*', without a
+// final '$'.
+func head(p string) string {
+	if i := strings.IndexByte(p, '*'); i >= 0 {
+		return p[:i]
+	}
+	return strings.TrimSuffix(p, "$")
+}
+
+// fullForm turns a pattern into a glob that must match the whole path: a
+// final '$' is dropped, otherwise a '*' is appended.
+func fullForm(p string) string {
+	if strings.HasSuffix(p, "$") {
+		return p[:len(p)-1]
+	}
+	return p + "*"
+}
+
+// globCovers reports whether the whole-path glob s matches every path that
+// the whole-path glob r matches ('*' is the only special character).
+//
+// It matches s against the text of r, where r's '*' is a character that
+// only a '*' of s can absorb: if that succeeds, any text put in place of
+// r's stars is absorbed the same way; if it fails, replacing each of r's
+// stars by a byte s does not contain gives a path r matches and s does not.
+func globCovers(s, r string) bool {
+	i, j := 0, 0
+	star, mark := -1, 0
+	for i < len(r) {
+		switch {
+		case j < len(s) && s[j] == '*':
+			star, mark = j, i
+			j++
+		case j < len(s) && s[j] == r[i] && r[i] != '*':
+			i++
+			j++
+		case star >= 0:
+			j = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for j < len(s) && s[j] == '*' {
+		j++
+	}
+	return j == len(s)
+}
+
+// beats reports whether rule s wins over rule r when both match a URL, as
+// the matcher decides: the longer pattern, then Allow, then the earlier
+// line.
+func beats(s, r Rule) bool {
+	if len(s.Pattern) != len(r.Pattern) {
+		return len(s.Pattern) > len(r.Pattern)
+	}
+	if s.Allow != r.Allow {
+		return s.Allow
+	}
+	return s.Line < r.Line
+}
+
+// shadowedBy returns a rule of e that matches every URL r matches and
+// beats it, when there is one. byHead indexes e's plain rules by head: a
+// rule whose head is not a prefix of r's head cannot match r's shortest
+// URL. Only plain patterns are compared; identical patterns are left to
+// duplicate-rule and allow-disallow-conflict.
+func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bool) {
+	if !l.plainPattern(r.Pattern) {
+		return Rule{}, false
+	}
+	// Google reads "Allow: /d/index.html" as also allowing "/d/": such a
+	// rule may decide URLs its pattern does not match.
+	if r.Allow && l.f.Profile() == Google {
+		if s := strings.LastIndexByte(r.Pattern, '/'); s >= 0 && strings.HasPrefix(r.Pattern[s:], "/index.htm") {
+			return Rule{}, false
+		}
+	}
+	rf := fullForm(r.Pattern)
+	rh := head(r.Pattern)
+	for k := 0; k <= len(rh); k++ {
+		for _, s := range byHead[rh[:k]] {
+			if s.Line == r.Line || s.Pattern == r.Pattern || !beats(s, r) || !globCovers(fullForm(s.Pattern), rf) {
+				continue
+			}
+			// Ask the matcher too: for the shortest URL the rule matches,
+			// it must not be the deciding rule.
+			if w, ok := witness(r.Pattern); !ok || e.agent.Check(w).Rule.Line == r.Line {
+				continue
+			}
+			return s, true
+		}
+	}
+	return Rule{}, false
+}
+
+// witness returns a path that pattern p matches: its stars removed (and a
+// final '$'), with the escaping the parser applies to patterns, so the
+// matcher compares like with like.
+func witness(p string) (string, bool) {
+	p = strings.TrimSuffix(p, "$")
+	var b strings.Builder
+	if !strings.HasPrefix(p, "/") {
+		if !strings.HasPrefix(p, "*") {
+			return "", false
+		}
+		b.WriteByte('/')
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '*':
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(upperHex[unhex(p[i+1])])
+			b.WriteByte(upperHex[unhex(p[i+2])])
+			i += 2
+		case c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	w := b.String()
+	if w == "/robots.txt" || strings.HasPrefix(w, "/robots.txt?") {
+		return "", false
+	}
+	return w, true
+}
+
+// starOverridden reports crawlers whose own group makes them ignore rules
+// of the * group that would otherwise block them, naming those rules.
+func (l *linter) starOverridden(ents []entry) {
+	star := l.f.Star()
+	if star.Group().Via != ViaStar {
+		return
+	}
+	type probe struct {
+		r Rule
+		w string
+	}
+	var probes []probe
+	for _, r := range star.Rules() {
+		if r.Allow || r.Pattern == "" {
+			continue
+		}
+		w, ok := witness(r.Pattern)
+		if !ok {
+			continue
+		}
+		if d := star.Check(w); d.Allowed || d.Rule.Line != r.Line {
+			continue // the rule does not block its own witness for *
+		}
+		probes = append(probes, probe{r, w})
+	}
+	if len(probes) == 0 {
+		return
+	}
+	for _, e := range ents {
+		if e.star {
+			continue
+		}
+		var lost []string
+		n := 0
+		for _, p := range probes {
+			if e.agent.Check(p.w).Allowed {
+				n++
+				if len(lost) < 5 {
+					lost = append(lost, "'"+p.r.String()+"' (line "+itoa(p.r.Line)+")")
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		list := strings.Join(lost, ", ")
+		if n > len(lost) {
+			list += " and " + itoa(n-len(lost)) + " more"
+		}
+		who := "crawler " + tokenList(e.tokens) + " obeys only the group on line " + itoa(e.first) + " and ignores the * group, so it is"
+		if len(e.tokens) > 1 {
+			who = "crawlers " + tokenList(e.tokens) + " obey only the group on line " + itoa(e.first) + " and ignore the * group, so they are"
+		}
+		l.add(e.first, l.valueCol(e.first), Warning, "star-overridden",
+			who+" no longer blocked by "+list,
+			"repeat in this group the * rules that should apply to it too")
+	}
+}
+
+// bingCrawlDelay reports Bing's exception: a bingbot group without a
+// Crawl-delay of its own keeps the * group's.
+func (l *linter) bingCrawlDelay() {
+	_, starLine, ok := l.f.Star().CrawlDelay()
+	if !ok {
+		return
+	}
+	for _, tok := range []string{"bingbot", "msnbot"} {
+		b := l.f.AgentExplicit(tok)
+		if b.Group().Via == ViaNone {
+			continue
+		}
+		if _, _, own := b.CrawlDelay(); own {
+			continue
+		}
+		first := b.Group().Lines[0]
+		l.add(first, l.valueCol(first), Info, "bing-crawl-delay",
+			"Bing applies the * group's Crawl-delay (line "+itoa(starLine)+") to "+tok+" although it has its own group; other crawlers with their own group ignore it",
+			"write the Crawl-delay for "+tok+" in its own group to make it explicit")
+	}
+}

@@ -1,0 +1,439 @@
+package robotstxt_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// The package's golden files are rewritten with -update. Another test file
+// of the package may declare the flag first; both then share it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// lintCase is testdata/lint/NAME: robots.txt, an optional options.json,
+// and the golden want.txt, want.json and want.sarif.
+type lintCase struct {
+	name string
+	dir  string
+	data []byte
+	opts robotstxt.LintOptions
+}
+
+type caseOptions struct {
+	Profile string   `json:"profile"`
+	Agents  []string `json:"agents"`
+	URL     string   `json:"url"`
+	Fetch   *struct {
+		Chain       []string `json:"chain"`
+		Status      int      `json:"status"`
+		ContentType string   `json:"content_type"`
+		Err         string   `json:"err"`
+	} `json:"fetch"`
+}
+
+func lintCases(t *testing.T) []lintCase {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join("testdata", "lint", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no lint cases in testdata/lint: %v", err)
+	}
+	var cases []lintCase
+	for _, dir := range dirs {
+		c := lintCase{name: filepath.Base(dir), dir: dir}
+		if c.data, err = os.ReadFile(filepath.Join(dir, "robots.txt")); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "options.json")); err == nil {
+			var o caseOptions
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&o); err != nil {
+				t.Fatalf("%s/options.json: %v", dir, err)
+			}
+			p, ok := robotstxt.ParseLintProfile(o.Profile)
+			if o.Profile != "" && !ok {
+				t.Fatalf("%s/options.json: unknown profile %q", dir, o.Profile)
+			}
+			c.opts = robotstxt.LintOptions{Profile: p, Agents: o.Agents, URL: o.URL}
+			if o.Fetch != nil {
+				c.opts.Fetch = &robotstxt.FetchInfo{Chain: o.Fetch.Chain, Status: o.Fetch.Status, ContentType: o.Fetch.ContentType, Err: o.Fetch.Err}
+			}
+		} else if !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// caseCode is the code a case is about: the longest code that its name
+// starts with ("invalid-value-host" → "invalid-value").
+func caseCode(name string) string {
+	best := ""
+	for _, c := range robotstxt.LintCodes() {
+		if (name == c.Code || strings.HasPrefix(name, c.Code+"-")) && len(c.Code) > len(best) {
+			best = c.Code
+		}
+	}
+	return best
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if updating() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it)\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestLintGolden runs every case and compares the text, JSON and SARIF
+// output with the golden files. Each case must report the finding it is
+// named after.
+func TestLintGolden(t *testing.T) {
+	for _, c := range lintCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			r := robotstxt.Lint(c.data, c.opts)
+			if code := caseCode(c.name); code != "" {
+				if !slices.ContainsFunc(r.Diagnostics, func(d robotstxt.Diagnostic) bool { return d.Code == code }) {
+					t.Errorf("case %s does not report %s:\n%v", c.name, code, r.Diagnostics)
+				}
+			} else if len(c.opts.Agents) == 0 {
+				t.Errorf("case %s is named after no code and asks for no agent view", c.name)
+			}
+			for _, d := range r.Diagnostics {
+				if _, ok := robotstxt.ExplainLint(d.Code); !ok {
+					t.Errorf("undocumented code %q: %v", d.Code, d)
+				}
+				if d.Message == "" || d.Hint == "" {
+					t.Errorf("finding without message or hint: %#v", d)
+				}
+			}
+			var txt, js, sarif bytes.Buffer
+			if err := r.WriteText(&txt, "robots.txt", robotstxt.Info); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.WriteJSON(&js, "robots.txt", robotstxt.Info); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.WriteSARIF(&sarif, "robots.txt", robotstxt.Info); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join(c.dir, "want.txt"), txt.Bytes())
+			golden(t, filepath.Join(c.dir, "want.json"), js.Bytes())
+			golden(t, filepath.Join(c.dir, "want.sarif"), sarif.Bytes())
+		})
+	}
+}
+
+// TestLintEveryCodeHasCase: each documented code has a testdata case.
+func TestLintEveryCodeHasCase(t *testing.T) {
+	have := map[string]bool{}
+	for _, c := range lintCases(t) {
+		have[caseCode(c.name)] = true
+	}
+	for _, c := range robotstxt.LintCodes() {
+		if !have[c.Code] {
+			t.Errorf("code %s has no case in testdata/lint", c.Code)
+		}
+	}
+}
+
+func TestLintCodesTable(t *testing.T) {
+	codes := robotstxt.LintCodes()
+	if !slices.IsSortedFunc(codes, func(a, b robotstxt.LintCode) int { return strings.Compare(a.Code, b.Code) }) {
+		t.Error("lintCodes is not sorted by code")
+	}
+	for i, c := range codes {
+		if i > 0 && codes[i-1].Code == c.Code {
+			t.Errorf("code %s twice", c.Code)
+		}
+		if c.Title == "" || c.Doc == "" || strings.ToLower(c.Code) != c.Code {
+			t.Errorf("code %q: title, doc and a lower-case code are required", c.Code)
+		}
+	}
+	if _, ok := robotstxt.ExplainLint(" Shadowed-Rule "); !ok {
+		t.Error("ExplainLint should ignore case and blanks")
+	}
+	if _, ok := robotstxt.ExplainLint("no-such-code"); ok {
+		t.Error("ExplainLint found a code that does not exist")
+	}
+}
+
+// TestLintSeverityFilter: the writers show only findings at or above the
+// severity asked for, and the summary still counts them all.
+func TestLintSeverityFilter(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "lint", "private-path", "robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := robotstxt.Lint(b, robotstxt.LintOptions{})
+	if r.Count(robotstxt.Info) == 0 || r.Count(robotstxt.Warning) != 0 {
+		t.Fatalf("private-path case: want only infos, got %v", r.Diagnostics)
+	}
+	var txt, js bytes.Buffer
+	r.WriteText(&txt, "robots.txt", robotstxt.Warning)
+	if strings.Contains(txt.String(), "[private-path]") || !strings.Contains(txt.String(), "below warning not shown") {
+		t.Errorf("text at -severity warning:\n%s", txt.String())
+	}
+	r.WriteJSON(&js, "robots.txt", robotstxt.Error)
+	var got struct {
+		Diagnostics []any
+		Summary     robotstxt.LintSummary
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Diagnostics) != 0 || got.Summary.Infos != r.Count(robotstxt.Info) || got.Summary.Shown != 0 {
+		t.Errorf("JSON at -severity error: %s", js.String())
+	}
+}
+
+// TestLintShadowedAgainstMatcher checks every shadowed-rule finding of the
+// corpus and the testdata against the real matcher: for random URLs that
+// the shadowed rule matches, the matcher must never name it as the
+// deciding rule.
+func TestLintShadowedAgainstMatcher(t *testing.T) {
+	inputs := map[string][]byte{}
+	for _, c := range lintCases(t) {
+		inputs["testdata/"+c.name] = c.data
+	}
+	for name, b := range readCorpus(t) {
+		inputs[name] = b
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for name, b := range inputs {
+		r := robotstxt.Lint(b, robotstxt.LintOptions{})
+		f := r.File()
+		for _, d := range r.Diagnostics {
+			if d.Code != "shadowed-rule" {
+				continue
+			}
+			var rule robotstxt.Rule
+			var agents []*robotstxt.Agent
+			for _, g := range f.Groups() {
+				for _, ru := range g.Rules {
+					if ru.Line == d.Line {
+						rule = ru
+						for _, tok := range g.Tokens {
+							if tok == "*" {
+								agents = append(agents, f.Star())
+							} else {
+								agents = append(agents, f.AgentExplicit(tok))
+							}
+						}
+					}
+				}
+			}
+			if rule.Line == 0 {
+				t.Fatalf("%s: shadowed-rule on line %d, which holds no rule", name, d.Line)
+			}
+			for range 200 {
+				u := randomMatch(rng, rule.Pattern)
+				for _, a := range agents {
+					if dec := a.Check(u); dec.Rule.Line == rule.Line {
+						t.Errorf("%s: line %d reported shadowed, but it decides %q for %s", name, d.Line, u, a.Group().Agent)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no shadowed-rule finding was checked")
+	}
+	t.Logf("%d URLs checked", checked)
+}
+
+// randomMatch returns a random path that pattern matches.
+func randomMatch(rng *rand.Rand, p string) string {
+	const alphabet = "abc/.-_?=&*$%x"
+	fill := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	anchored := strings.HasSuffix(p, "$")
+	p = strings.TrimSuffix(p, "$")
+	var b strings.Builder
+	if !strings.HasPrefix(p, "/") {
+		b.WriteByte('/')
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '*' {
+			b.WriteString(fill(rng.IntN(4)))
+		} else {
+			b.WriteByte(p[i])
+		}
+	}
+	if !anchored {
+		b.WriteString(fill(rng.IntN(6)))
+	}
+	return b.String()
+}
+
+// TestLintCorpus lints every file of the corpus: no panic, every code
+// documented, and findings on lines that exist.
+func TestLintCorpus(t *testing.T) {
+	counts := lintCorpusCounts(t)
+	if len(counts) == 0 {
+		t.Fatal("no findings in the corpus")
+	}
+}
+
+// lintCorpusCounts returns, per code, how many corpus files have it.
+func lintCorpusCounts(t *testing.T) map[string]int {
+	t.Helper()
+	files := map[string]int{}
+	for name, b := range readCorpus(t) {
+		r := robotstxt.Lint(b, robotstxt.LintOptions{URL: "https://" + name + "/robots.txt"})
+		nl := bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) + 1
+		seen := map[string]bool{}
+		for _, d := range r.Diagnostics {
+			if _, ok := robotstxt.ExplainLint(d.Code); !ok {
+				t.Errorf("%s: undocumented code %v", name, d)
+			}
+			if d.Line < 1 || d.Line > nl {
+				t.Errorf("%s: finding on line %d of %d: %v", name, d.Line, nl, d)
+			}
+			if !seen[d.Code] {
+				seen[d.Code] = true
+				files[d.Code]++
+			}
+		}
+	}
+	return files
+}
+
+// TestLintDocs regenerates docs/lint.md from the code table and the corpus
+// counts, and fails when the file differs (-update rewrites it).
+func TestLintDocs(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(lintDocsHead)
+	for _, c := range robotstxt.LintCodes() {
+		fmt.Fprintf(&b, "- [`%s`](#%s) (%s): %s\n", c.Code, c.Code, c.Severity, markdownText(c.Title))
+	}
+	b.WriteString("\n## Codes\n")
+	for _, c := range robotstxt.LintCodes() {
+		fmt.Fprintf(&b, "\n### %s\n\n**%s**: %s\n\n%s\n", c.Code, c.Severity, markdownText(c.Title), markdownDoc(c.Doc))
+	}
+	counts := lintCorpusCounts(t)
+	b.WriteString(lintDocsCorpus)
+	var codes []string
+	for c := range counts {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		if counts[codes[i]] != counts[codes[j]] {
+			return counts[codes[i]] > counts[codes[j]]
+		}
+		return codes[i] < codes[j]
+	})
+	b.WriteString("| code | files |\n|---|---:|\n")
+	for _, c := range codes {
+		fmt.Fprintf(&b, "| `%s` | %d |\n", c, counts[c])
+	}
+	golden(t, filepath.Join("..", "docs", "lint.md"), b.Bytes())
+}
+
+// markdownDoc renders a Doc: indented lines become code blocks, and prose
+// is escaped so that '*', '<' and '_' print as written.
+func markdownDoc(doc string) string {
+	var out []string
+	inCode := false
+	for _, line := range strings.Split(doc, "\n") {
+		code := strings.HasPrefix(line, "    ")
+		switch {
+		case code && !inCode:
+			if len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+			out = append(out, "```", strings.TrimPrefix(line, "    "))
+			inCode = true
+		case code:
+			out = append(out, strings.TrimPrefix(line, "    "))
+		case inCode:
+			out = append(out, "```")
+			inCode = false
+			fallthrough
+		default:
+			out = append(out, markdownText(line))
+		}
+	}
+	if inCode {
+		out = append(out, "```")
+	}
+	return strings.Join(out, "\n")
+}
+
+func markdownText(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "`", "\\`", "[", `\[`, "]", `\]`)
+	return r.Replace(s)
+}
+
+const lintDocsHead = `# rep lint: robots.txt findings
+
+<!-- Generated by TestLintDocs in robotstxt/lint_test.go from the table in
+robotstxt/lint_codes.go; do not edit. Run 'go test ./robotstxt -run TestLintDocs -update'. -->
+
+` + "`rep lint`" + ` checks a robots.txt the way crawlers read it and reports what makes them read
+it differently from what its author meant. Each finding has a stable code; ` + "`rep lint -explain CODE`" + `
+prints the text below.
+
+    rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif]
+             [-severity info|warning|error] FILE|URL|-
+
+- Text output is compiler-style, ` + "`robots.txt:12:1: warning: [code] message`" + `, with a hint below.
+  ` + "`-format json`" + ` prints one object ` + "`{\"file\", \"profile\", \"diagnostics\": [{\"line\", \"column\", \"severity\", \"code\", \"message\", \"hint\"}], \"summary\", \"agents\"}`" + `;
+  ` + "`-format sarif`" + ` prints SARIF 2.1.0 for code-scanning tools (columns in code points).
+- Exit status: 0 when nothing at or above ` + "`-severity`" + ` (default warning) is found, 1 when something is,
+  2 on usage or input errors. Findings below ` + "`-severity`" + ` are not printed but are counted.
+- ` + "`-profile`" + ` selects whose reading is checked: google (default), bing and yandex (parsed as Google
+  does; they differ in the directives they read), rfc9309 (RFC 9309's matching rules).
+- ` + "`-agent NAME`" + ` (repeatable) adds a per-crawler view: the group the crawler obeys, the rules
+  in force (merged), and the rules of other groups it ignores.
+- A URL argument is fetched as a crawler would (redirects, status, Content-Type, size), and
+  those findings (line 0) join the list. Findings about the fetch replace the body's when the
+  status means crawlers do not read the body.
+
+## Summary
+`
+
+const lintDocsCorpus = `
+## Findings in real files
+
+How many of the 1,613 files of the test corpus (` + "`shared/corpus/robots`" + `, popular sites'
+robots.txt as served in 2019) have each finding, with the Google profile and the file's host as its
+URL. Regenerated by TestLintDocs.
+
+`
