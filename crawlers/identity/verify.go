@@ -364,7 +364,9 @@ func (v *Verifier) identify(ctx context.Context, ip netip.Addr, t time.Time) Res
 		l, predates := v.rng.At(id, t)
 		if p, ok := l.Lookup(ip); ok {
 			r := Result{IP: ip, Crawler: crawlerForList(id), Verdict: Verified, Method: ByRanges, List: l, ListPredates: predates, Range: p}
-			if others := crawlersForList(id); len(others) > 1 {
+			if others := crawlersForList(id); len(others) > 3 {
+				r.Reason = fmt.Sprintf("the list is shared by %s and %d other %s crawlers", others[0], len(others)-1, r.Crawler.Operator)
+			} else if len(others) > 1 {
 				r.Reason = "the list is shared by " + strings.Join(others, ", ")
 			}
 			return r

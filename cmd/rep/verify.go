@@ -1,0 +1,354 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/identity"
+)
+
+func init() {
+	register(&command{name: "verify", summary: "prove a crawler is who its User-Agent says (rDNS, IP lists)", run: runVerify})
+}
+
+const verifyUsage = `usage: rep verify [-ua USER-AGENT] [-json] [-resolver HOST:PORT] [-offline] [-at DATE] IP ...
+       rep verify -update
+
+Checks whether requests from each IP really come from the crawler the
+User-Agent names, by the operator's published IP ranges and by
+forward-confirmed reverse DNS (PTR in the operator's domain, whose A/AAAA
+records lead back to the IP). Verdicts: verified, spoofed, unverifiable
+(the operator publishes nothing usable), rdns-only (Baidu) and
+not-a-crawler. Without -ua it names the known crawler an IP belongs to.
+
+IPs come from the arguments, or from standard input (or "-"), one per line,
+optionally followed by the User-Agent: "66.249.66.1 Mozilla/5.0 (...)".
+-offline uses the IP lists only (the embedded snapshots and those fetched by
+-update); -at judges against the lists current on that day, for old logs.
+
+-update fetches every operator's current list into the cache directory,
+dated; a list that fails validation (an error, a 200 with no prefixes, a
+prefix that does not parse, 0.0.0.0/0) is rejected and the last good one kept.
+
+Exit status: 0 every IP verified, 1 some IP not verified (or, with -update,
+some list rejected), 2 usage, input or DNS errors.
+
+flags:
+`
+
+// verifyJSON is one line of -json output. Other tools script against it:
+// keep the field names.
+type verifyJSON struct {
+	IP               string `json:"ip"`
+	Claimed          string `json:"claimed"`
+	Operator         string `json:"operator"`
+	Crawler          string `json:"crawler"`
+	Verdict          string `json:"verdict"`
+	Method           string `json:"method"`
+	PTR              string `json:"ptr"`
+	ForwardConfirmed bool   `json:"forward_confirmed"`
+	Range            string `json:"range"`
+	ListDate         string `json:"list_date"`
+	List             string `json:"list"`
+	Evidence         string `json:"evidence"`
+	Error            string `json:"error,omitempty"`
+}
+
+// Test hooks: where -update fetches from and with which client.
+var (
+	verifyUpdateBaseURL string
+	verifyUpdateClient  *http.Client
+)
+
+type verifyInput struct {
+	line int
+	ip   netip.Addr
+	ua   string
+}
+
+func runVerify(e *env) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	ua := fs.String("ua", "", "the `USER-AGENT` the requests claimed (default: identify the IP)")
+	asJSON := fs.Bool("json", false, "print one JSON object per IP")
+	resolver := fs.String("resolver", "", "send DNS queries to `HOST:PORT` instead of the system resolver")
+	offline := fs.Bool("offline", false, "use only the IP lists, no DNS")
+	update := fs.Bool("update", false, "fetch the operators' current IP lists into the cache")
+	at := fs.String("at", "", "judge against the lists current on `DATE` (YYYY-MM-DD or RFC 3339)")
+	cacheDir := fs.String("cache", "", "`DIR` of fetched lists (default: the user cache directory's rep/iplists)")
+	timeout := fs.Duration("timeout", 5*time.Second, "time limit for each DNS lookup")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), verifyUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	dir := *cacheDir
+	if dir == "" {
+		d, err := identity.DefaultCacheDir()
+		if err != nil && *update {
+			fmt.Fprintf(e.stderr, "rep verify: no cache directory (%v): give -cache DIR\n", err)
+			return exitUsage
+		}
+		dir = d
+	}
+	if *update {
+		if fs.NArg() > 0 || *ua != "" || *at != "" || *resolver != "" {
+			fmt.Fprintln(e.stderr, "rep verify: -update takes no IPs and no -ua, -at or -resolver; run it on its own")
+			return exitUsage
+		}
+		return verifyUpdate(e, dir)
+	}
+	if *offline && *resolver != "" {
+		fmt.Fprintln(e.stderr, "rep verify: -offline and -resolver contradict each other: drop one")
+		return exitUsage
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(e.stderr, "rep verify: -timeout must be positive, e.g. -timeout 3s")
+		return exitUsage
+	}
+	var when time.Time
+	if *at != "" {
+		t, err := verifyParseTime(*at)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: -at %q: want a date like 2026-03-01 or an RFC 3339 time\n", *at)
+			return exitUsage
+		}
+		when = t
+	}
+
+	v := &identity.Verifier{Timeout: *timeout}
+	ranges := identity.Embedded()
+	if dir != "" {
+		cached, err := identity.LoadCache(dir)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: warning: skipping damaged cached lists: %v\n", err)
+		}
+		if cached != nil {
+			ranges = ranges.Merge(cached)
+		}
+	}
+	v.Ranges = ranges
+	switch {
+	case *offline:
+	case *resolver != "":
+		if _, _, err := net.SplitHostPort(*resolver); err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", *resolver)
+			return exitUsage
+		}
+		v.Resolver = identity.NewResolver(*resolver)
+	default:
+		v.Resolver = net.DefaultResolver
+	}
+
+	inputs, bad := verifyInputs(e, fs.Args(), *ua)
+	if len(inputs) == 0 && bad == 0 {
+		fmt.Fprintln(e.stderr, "rep verify: no IP addresses: give them as arguments or on standard input")
+		return exitUsage
+	}
+	results := verifyAll(e.ctx, v, inputs, when)
+
+	code := exitOK
+	if bad > 0 {
+		code = exitUsage
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	for _, r := range results {
+		if *asJSON {
+			enc.Encode(verifyToJSON(r))
+		} else {
+			fmt.Fprintln(e.stdout, verifyLine(r))
+		}
+		switch {
+		case r.Err != nil:
+			code = exitUsage
+		case r.Verdict != identity.Verified && code == exitOK:
+			code = exitFinding
+		}
+	}
+	return code
+}
+
+// verifyInputs reads IPs from args, or from stdin when there are none or
+// one is "-". It reports unparseable entries on stderr and counts them.
+func verifyInputs(e *env, args []string, ua string) (in []verifyInput, bad int) {
+	add := func(line int, ipText, lineUA string) {
+		ip, err := netip.ParseAddr(strings.Trim(ipText, "[]"))
+		if err != nil {
+			if line > 0 {
+				fmt.Fprintf(e.stderr, "rep verify: line %d: %q is not an IP address\n", line, ipText)
+			} else {
+				fmt.Fprintf(e.stderr, "rep verify: %q is not an IP address\n", ipText)
+			}
+			bad++
+			return
+		}
+		if lineUA == "" {
+			lineUA = ua
+		}
+		in = append(in, verifyInput{line, ip.WithZone(""), lineUA})
+	}
+	useStdin := len(args) == 0
+	for _, a := range args {
+		if a == "-" {
+			useStdin = true
+			continue
+		}
+		add(0, a, "")
+	}
+	if !useStdin {
+		return in, bad
+	}
+	sc := bufio.NewScanner(e.stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ipText, rest, _ := strings.Cut(line, " ")
+		if i := strings.IndexByte(ipText, '\t'); i >= 0 {
+			ipText, rest = ipText[:i], ipText[i+1:]+" "+rest
+		}
+		add(n, ipText, strings.TrimSpace(rest))
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
+		bad++
+	}
+	return in, bad
+}
+
+// verifyAll verifies inputs with a few workers (DNS is slow, the Verifier
+// merges duplicate lookups) and returns results in input order.
+func verifyAll(ctx context.Context, v *identity.Verifier, in []verifyInput, at time.Time) []identity.Result {
+	out := make([]identity.Result, len(in))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(16, len(in)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = v.VerifyAt(ctx, in[i].ip, in[i].ua, at)
+				out[i].Claimed = in[i].ua
+			}
+		})
+	}
+	for i := range in {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// verifyLine formats a result as one line of text:
+//
+//	66.249.66.1 verified Googlebot (Google) by fcrdns+ranges: crawl-66-249-66-1.googlebot.com → 66.249.66.1; in google-common 2026-03-16 (66.249.66.0/27)
+func verifyLine(r identity.Result) string {
+	var b strings.Builder
+	b.WriteString(r.IP.String())
+	b.WriteByte(' ')
+	b.WriteString(string(r.Verdict))
+	if r.Crawler != nil {
+		b.WriteString(" " + r.Crawler.Name)
+		if r.Crawler.Operator != "" {
+			b.WriteString(" (" + r.Crawler.Operator + ")")
+		}
+	}
+	if r.Method != "" {
+		b.WriteString(" by " + string(r.Method))
+	}
+	if ev := r.Evidence(); ev != "" {
+		b.WriteString(": " + ev)
+	}
+	return b.String()
+}
+
+func verifyToJSON(r identity.Result) verifyJSON {
+	j := verifyJSON{
+		IP:               r.IP.String(),
+		Claimed:          r.Claimed,
+		Operator:         r.Operator(),
+		Verdict:          string(r.Verdict),
+		Method:           string(r.Method),
+		PTR:              r.PTR,
+		ForwardConfirmed: r.ForwardConfirmed,
+		Evidence:         r.Evidence(),
+	}
+	if r.Crawler != nil {
+		j.Crawler = r.Crawler.Name
+	}
+	if r.Range.IsValid() {
+		j.Range = r.Range.String()
+	}
+	if r.List != nil {
+		j.List = r.List.ID
+		j.ListDate = r.List.Date.Format(time.DateOnly)
+	}
+	if r.Err != nil {
+		j.Error = r.Err.Error()
+	}
+	return j
+}
+
+func verifyParseTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+// verifyUpdate runs -update: every registry list, fetched and validated.
+func verifyUpdate(e *env, dir string) int {
+	current := identity.Embedded()
+	cached, err := identity.LoadCache(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep verify: warning: skipping damaged cached lists: %v\n", err)
+	}
+	if cached != nil {
+		current = current.Merge(cached)
+	}
+	u := &identity.Updater{Dir: dir, BaseURL: verifyUpdateBaseURL, Client: verifyUpdateClient}
+	res := u.Update(e.ctx, crawlers.Lists(), current)
+	failed := 0
+	for _, r := range res {
+		if r.Err == nil {
+			fmt.Fprintf(e.stdout, "%-26s ok       %s  %4d prefixes  %s\n", r.ID, r.List.Date.Format(time.DateOnly), r.List.Len(), r.File)
+			continue
+		}
+		failed++
+		kept := "no copy of this list is available"
+		if r.Kept != nil {
+			kept = fmt.Sprintf("keeping %s (%s)", r.Kept.Date.Format(time.DateOnly), r.Kept.Source)
+		}
+		fmt.Fprintf(e.stdout, "%-26s rejected %s; %s\n", r.ID, verifyOneLine(r.Err), kept)
+	}
+	switch {
+	case failed == 0:
+		return exitOK
+	case failed < len(res):
+		return exitFinding
+	}
+	fmt.Fprintf(e.stderr, "rep verify: no list could be updated (is the network reachable?); the cache in %s is unchanged\n", dir)
+	return exitUsage
+}
+
+// verifyOneLine keeps an error on one line.
+func verifyOneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
