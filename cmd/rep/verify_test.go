@@ -28,9 +28,9 @@ func verifyZone(t *testing.T) *dnstest.Server {
 			a("180.76.15.5"):          {"baiduspider-180-76-15-5.crawl.baidu.com."},
 		},
 		Addrs: map[string][]netip.Addr{
-			"crawl-66-249-66-1.googlebot.com":             {a("66.249.66.1")},
+			"crawl-66-249-66-1.googlebot.com":              {a("66.249.66.1")},
 			"crawl-203-0-113-7.googlebot.com.evil.example": {a("203.0.113.7")},
-			"crawl-2001-4860-4801-10--1.googlebot.com":    {a("2001:4860:4801:10::1")},
+			"crawl-2001-4860-4801-10--1.googlebot.com":     {a("2001:4860:4801:10::1")},
 		},
 		Drop: []string{"198.51.100.9"},
 	})
