@@ -24,10 +24,15 @@ BENCHSTAT=$(go env GOPATH)/bin/benchstat
 [ -x "$BENCHSTAT" ] || go install golang.org/x/perf/cmd/benchstat@latest
 
 mkdir -p "$OUT" results/tmp
+# Build everything first: the whole run measures one snapshot of rep's code
+# (the checkout is shared and may change while the benchmarks run).
 go test -c -o results/tmp/bench.test .
+go build -o results/tmp/agree ./cmd/agree
+go build -o results/tmp/summary ./cmd/summary
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD -- ../robotstxt || echo ' (robotstxt modified)')"
+	echo "commit: $(git rev-parse HEAD)"
+	echo "uncommitted changes in robotstxt/ at build time: $(git status --short -- ../robotstxt | tr '\n' ' ')"
 	go version
 	uname -srm
 	echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -46,11 +51,17 @@ echo "end: $(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg)" 
 
 # The agreement program exits 1 when rep disagrees with Google: keep the
 # table and say so rather than stop before the benchmark tables.
-go run ./cmd/agree -tsv "$OUT/agreement.tsv" > "$OUT/agreement.md" || echo "run.sh: rep disagrees with Google, see $OUT/agreement.md" >&2
+status=0
+results/tmp/agree -tsv "$OUT/agreement.tsv" > "$OUT/agreement.md" || status=$?
+case $status in
+0) ;;
+1) echo "run.sh: rep disagrees with Google, see $OUT/agreement.md" >&2 ;;
+*) exit "$status" ;;
+esac
 
 for name in Parse Check OneShot Retained; do
 	"$BENCHSTAT" -col /lib -filter ".name:$name" "$OUT/bench.txt" > "$OUT/$name.benchstat.txt"
 done
 "$BENCHSTAT" -col /lib -row /case,/op -filter '.name:Patho' "$OUT/bench.txt" > "$OUT/Patho.benchstat.txt"
-go run ./cmd/summary -agree "$OUT/agreement.tsv" "$OUT/bench.txt" > "$OUT/summary.md"
+results/tmp/summary -agree "$OUT/agreement.tsv" "$OUT/bench.txt" > "$OUT/summary.md"
 echo "wrote $OUT" >&2
