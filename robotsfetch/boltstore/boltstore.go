@@ -1,0 +1,147 @@
+// Package boltstore is a robotsfetch.Store in a bbolt file
+// (go.etcd.io/bbolt): fetched robots.txt files survive a crawler's restart,
+// so a restarted crawler neither refetches every origin nor forgets an
+// origin's outage (the 30-day rule of RFC 9309 §2.3.1.4 counts from the
+// first failure, however many restarts later).
+//
+// A bbolt file is locked by one process at a time; a fleet sharing one
+// cache uses robotsfetch/redisstore instead.
+package boltstore
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep/robotsfetch"
+	bolt "go.etcd.io/bbolt"
+)
+
+var bucket = []byte("robots.txt")
+
+// format is the layout of a stored value: this byte, the expiry as 8
+// bytes of big-endian Unix seconds, then robotsfetch.Encode's output (which
+// carries its own version).
+const format = 1
+
+// Store is a robotsfetch.Store in one bbolt file. It is safe for
+// concurrent use.
+type Store struct {
+	db *bolt.DB
+	// Now is the clock used for expiry; nil means time.Now.
+	Now func() time.Time
+
+	mu        sync.Mutex
+	lastSweep time.Time
+}
+
+// Open opens (creating if needed) the store at path. It waits at most a
+// second for another process's lock on the file.
+func Open(path string) (*Store, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucket)
+		return err
+	}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Get implements robotsfetch.Store. An expired value, a value of an
+// unknown format or version, is absent.
+func (s *Store) Get(_ context.Context, origin string) (*robotsfetch.Entry, error) {
+	var data []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucket).Get([]byte(origin)); v != nil {
+			data = append([]byte(nil), v...) // v is valid only inside the transaction
+		}
+		return nil
+	})
+	if err != nil || data == nil {
+		return nil, err
+	}
+	if len(data) < 9 || data[0] != format {
+		return nil, nil
+	}
+	if exp := int64(binary.BigEndian.Uint64(data[1:9])); s.now().Unix() >= exp {
+		return nil, nil
+	}
+	e, err := robotsfetch.Decode(data[9:])
+	if errors.Is(err, robotsfetch.ErrVersion) {
+		return nil, nil
+	}
+	return e, err
+}
+
+// Put implements robotsfetch.Store. About once an hour it also deletes the
+// expired values.
+func (s *Store) Put(_ context.Context, origin string, e *robotsfetch.Entry, ttl time.Duration) error {
+	b, err := robotsfetch.Encode(e)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	v := make([]byte, 9, 9+len(b))
+	v[0] = format
+	binary.BigEndian.PutUint64(v[1:9], uint64(now.Add(ttl).Unix()))
+	v = append(v, b...)
+	s.mu.Lock()
+	sweep := now.Sub(s.lastSweep) >= time.Hour
+	if sweep {
+		s.lastSweep = now
+	}
+	s.mu.Unlock()
+	return s.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(bucket)
+		if sweep {
+			if err := sweepExpired(bk, now); err != nil {
+				return err
+			}
+		}
+		return bk.Put([]byte(origin), v)
+	})
+}
+
+func sweepExpired(bk *bolt.Bucket, now time.Time) error {
+	var dead [][]byte
+	err := bk.ForEach(func(k, v []byte) error {
+		if len(v) < 9 || v[0] != format || now.Unix() >= int64(binary.BigEndian.Uint64(v[1:9])) {
+			dead = append(dead, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	for _, k := range dead {
+		if err == nil {
+			err = bk.Delete(k)
+		}
+	}
+	return err
+}
+
+// Len returns how many values the file holds, expired ones included.
+func (s *Store) Len() (int, error) {
+	n := 0
+	err := s.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucket).Stats().KeyN
+		return nil
+	})
+	return n, err
+}
