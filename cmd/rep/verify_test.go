@@ -167,7 +167,7 @@ func TestVerifyUpdate(t *testing.T) {
 		"google-common              ok       2026-11-01     2 prefixes",
 		"openai-gptbot              ok       2026-11-02     1 prefixes",
 		`bing                       rejected ` + srv.URL + `/toolbox/bingbot.json: invalid IP-range list: no prefixes; the file holds "Action needed" instead; keeping 2024-01-03 (snapshot of rezmoss/cloud-provider-ip-addresses`,
-		"duckduckbot                rejected", "no copy of this list is available",
+		"duckassistbot              rejected", "no copy of this list is available",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
