@@ -169,6 +169,13 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
+// Applies reports whether rule r of this page reaches agent (a product
+// token) under profile prof: its scope names the agent or all crawlers, and
+// the profile reads that directive from that kind of source.
+func (pg *Page) Applies(r *Rule, agent string, prof Profile) bool {
+	return pg.applies(r, agentToken(agent), prof)
+}
+
 // applies decides whether rule r reaches agent under profile prof.
 func (pg *Page) applies(r *Rule, agent string, prof Profile) bool {
 	if r.Lenient && prof != Bing {

@@ -1,0 +1,457 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotsmeta"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func init() {
+	register(&command{name: "page", summary: "read a page's robots meta tags, X-Robots-Tag headers and links for a crawler", run: runPage})
+}
+
+const pageUsage = `usage: rep page [-agent NAME] [-profile google|bing|yandex] [-H 'Name: value' ...] [-now RFC3339] [-json] FILE|URL|-
+
+Reads the page-level robots rules of one page — every robots meta tag (head
+and body), every X-Robots-Tag header, data-nosnippet regions, link rel
+values, noai/noimageai, TDMRep and Content-Usage — and prints the effective
+policy for one crawler under one engine's combining rules, with the tag or
+header line each value came from and lint findings.
+
+FILE or - (standard input) is the HTML body; -H adds response header lines.
+A URL (http:// or https://) is fetched as the crawler would: the site's
+robots.txt first, and the page only if robots.txt allows the agent (a page
+that may not be crawled never has its meta tags or headers seen).
+
+Exit status: 0 the page is indexable by the agent, 1 it is not, 2 usage or
+input error.
+
+flags:
+`
+
+// pageHeaders collects repeated -H flags.
+type pageHeaders []string
+
+func (h *pageHeaders) String() string { return strings.Join(*h, "\n") }
+
+func (h *pageHeaders) Set(v string) error {
+	i := strings.IndexByte(v, ':')
+	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
+		return fmt.Errorf("%q is not a header line: write -H 'Name: value'", v)
+	}
+	*h = append(*h, v)
+	return nil
+}
+
+// pageJSON is the -json object: exactly the conformance vectors' expect
+// keys (robotsmeta.Summary), plus sources and diagnostics.
+type pageJSON struct {
+	robotsmeta.Summary
+	Sources     []pageSourceJSON `json:"sources"`
+	Diagnostics []pageDiagJSON   `json:"diagnostics"`
+}
+
+type pageSourceJSON struct {
+	Kind    string   `json:"kind"` // header or meta
+	Name    string   `json:"name"`
+	Value   string   `json:"value"`
+	Line    int      `json:"line"`
+	Column  int      `json:"column,omitempty"`
+	InBody  bool     `json:"in_body,omitempty"`
+	Rules   []string `json:"rules"`   // every rule read from it
+	Applied []string `json:"applied"` // those that reach this agent
+}
+
+type pageDiagJSON struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Message  string `json:"message"`
+}
+
+func runPage(e *env) int {
+	fs := flag.NewFlagSet("page", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	agent := fs.String("agent", "", "crawler `NAME` (product token); default googlebot, bingbot or yandex per -profile")
+	profile := fs.String("profile", "google", "`ENGINE` whose combining rules apply: google, bing or yandex")
+	var headers pageHeaders
+	fs.Var(&headers, "H", "response header `'Name: value'` (repeatable), e.g. -H 'X-Robots-Tag: noindex'")
+	nowFlag := fs.String("now", "", "evaluation instant, `RFC3339` (drives unavailable_after); default the current time")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), pageUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	prof, ok := robotsmeta.ParseProfile(*profile)
+	if !ok {
+		fmt.Fprintf(e.stderr, "rep page: unknown -profile %q: use google, bing or yandex\n", *profile)
+		return exitUsage
+	}
+	if *agent == "" {
+		*agent = map[robotsmeta.Profile]string{robotsmeta.Google: "googlebot", robotsmeta.Bing: "bingbot", robotsmeta.Yandex: "yandex"}[prof]
+	}
+	if strings.TrimSpace(*agent) == "" || strings.ContainsAny(*agent, " \t,") {
+		fmt.Fprintf(e.stderr, "rep page: -agent %q: give one crawler product token, e.g. -agent googlebot\n", *agent)
+		return exitUsage
+	}
+	now := time.Now()
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep page: -now %q is not RFC 3339, e.g. -now 2026-06-01T00:00:00Z\n", *nowFlag)
+			return exitUsage
+		}
+		now = t
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "rep page: give exactly one FILE, URL or - (standard input)")
+		return exitUsage
+	}
+	arg := fs.Arg(0)
+	opts := robotsmeta.Options{Now: now, Agent: *agent, Profile: prof}
+
+	var (
+		page  *robotsmeta.Page
+		fetch *pageFetchResult
+		err   error
+	)
+	if pageIsURL(arg) {
+		if len(headers) > 0 {
+			fmt.Fprintln(e.stderr, "rep page: -H applies to a FILE or standard input; a URL's headers come from the server")
+			return exitUsage
+		}
+		fetch, err = pageFetch(e.ctx, arg, *agent, opts)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
+			return exitUsage
+		}
+		page = fetch.page
+	} else {
+		var body io.Reader
+		name := arg
+		if arg == "-" {
+			body, name = e.stdin, "standard input"
+		} else {
+			f, err := os.Open(arg)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "rep page: %v\n", err)
+				return exitUsage
+			}
+			defer f.Close()
+			if st, err := f.Stat(); err == nil && st.IsDir() {
+				fmt.Fprintf(e.stderr, "rep page: %s is a directory: give an HTML file\n", arg)
+				return exitUsage
+			}
+			body = f
+		}
+		page, err = robotsmeta.ParseLines(headers, body, opts)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep page: reading %s: %v\n", name, err)
+			return exitUsage
+		}
+	}
+	pol := page.Policy(*agent, prof, now)
+	status := exitOK
+	if !pol.Index || (fetch != nil && (!fetch.allowed || fetch.status >= 400)) {
+		status = exitFinding
+	}
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(pageJSONOf(&pol, fetch)); err != nil {
+			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
+			return exitUsage
+		}
+		return status
+	}
+	pageText(out, arg, &pol, fetch)
+	return status
+}
+
+func pageIsURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
+	page := pol.Page()
+	j := pageJSON{Summary: pol.Summary(), Sources: []pageSourceJSON{}, Diagnostics: []pageDiagJSON{}}
+	for i, s := range page.Sources {
+		sj := pageSourceJSON{Kind: "header", Name: s.Name, Value: s.Value, Line: s.Line, Column: s.Column,
+			InBody: s.InBody, Rules: []string{}, Applied: []string{}}
+		if s.Kind == robotsmeta.FromMeta {
+			sj.Kind = "meta"
+		}
+		for k := range page.Rules {
+			r := &page.Rules[k]
+			if r.Source != i {
+				continue
+			}
+			sj.Rules = append(sj.Rules, r.String())
+			if page.Applies(r, pol.Agent, pol.Profile) {
+				sj.Applied = append(sj.Applied, r.String())
+			}
+		}
+		j.Sources = append(j.Sources, sj)
+	}
+	for _, d := range pageDiagnostics(page, fetch) {
+		j.Diagnostics = append(j.Diagnostics, pageDiagJSON{Severity: d.Severity.String(), Code: d.Code,
+			Line: d.Line, Column: d.Column, Message: d.Message})
+	}
+	return j
+}
+
+// pageDiagnostics adds what the fetch found to the page's own findings.
+func pageDiagnostics(page *robotsmeta.Page, fetch *pageFetchResult) []robotsmeta.Diagnostic {
+	if fetch == nil {
+		return page.Diagnostics
+	}
+	return append(append([]robotsmeta.Diagnostic(nil), fetch.diags...), page.Diagnostics...)
+}
+
+func pageYesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// pageText prints the policy as a table a site owner can read: each value,
+// and the tag or header line that set it.
+func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult) {
+	page := pol.Page()
+	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, pol.Profile)
+	if fetch != nil {
+		fmt.Fprintf(w, "robots.txt: %s\n", fetch.robotsLine)
+		if fetch.allowed {
+			fmt.Fprintf(w, "fetched:    %s -> HTTP %d, %s, %d bytes\n", fetch.finalURL, fetch.status, fetch.contentType, page.BytesRead)
+		}
+	}
+	fmt.Fprintln(w)
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tVALUE\tSET BY")
+	none := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
+	}
+	limit := func(l robotsmeta.Limit) string {
+		switch {
+		case !l.Set:
+			return "-"
+		case l.N == -1:
+			return "no limit"
+		}
+		return fmt.Sprint(l.N)
+	}
+	ua := "-"
+	if !pol.UnavailableAfter.IsZero() {
+		ua = pol.UnavailableAfter.UTC().Format(time.RFC3339)
+	}
+	tdm := "-"
+	if pol.TDMReservation != robotsmeta.TDMUnset {
+		tdm = fmt.Sprint(int(pol.TDMReservation))
+	}
+	rows := []struct {
+		f robotsmeta.Field
+		v string
+	}{
+		{robotsmeta.FieldIndex, pageYesNo(pol.Index)},
+		{robotsmeta.FieldFollow, pageYesNo(pol.Follow)},
+		{robotsmeta.FieldArchive, pageYesNo(pol.Archive)},
+		{robotsmeta.FieldSnippet, pageYesNo(pol.Snippet)},
+		{robotsmeta.FieldMaxSnippet, limit(pol.MaxSnippet)},
+		{robotsmeta.FieldMaxImagePreview, none(pol.MaxImagePreview.String())},
+		{robotsmeta.FieldMaxVideoPreview, limit(pol.MaxVideoPreview)},
+		{robotsmeta.FieldTranslate, pageYesNo(pol.Translate)},
+		{robotsmeta.FieldImageIndex, pageYesNo(pol.ImageIndex)},
+		{robotsmeta.FieldUnavailableAfter, ua},
+		{robotsmeta.FieldIndexIfEmbedded, pageYesNo(pol.IndexIfEmbedded)},
+		{robotsmeta.FieldNoAI, pageYesNo(pol.NoAI)},
+		{robotsmeta.FieldNoImageAI, pageYesNo(pol.NoImageAI)},
+		{robotsmeta.FieldTDMReservation, tdm},
+		{robotsmeta.FieldAITrain, none(pol.AITrain.String())},
+	}
+	for _, r := range rows {
+		by := ""
+		if why, ok := pol.Why(r.f); ok {
+			by = why.Source.String()
+			if why.HasRule {
+				by = why.Rule.String() + "  " + by
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.f, r.v, by)
+	}
+	tw.Flush()
+	for _, l := range strings.SplitAfter(table.String(), "\n") {
+		fmt.Fprint(w, strings.TrimRight(l, " \n"), strings.Repeat("\n", strings.Count(l, "\n")))
+	}
+	unfollowed := pol.Unfollowed()
+	fmt.Fprintf(w, "\nlinks: %d, %d not followed", len(page.Links), len(unfollowed))
+	if len(page.NoSnippet) > 0 {
+		fmt.Fprintf(w, "; data-nosnippet regions: %d", len(page.NoSnippet))
+	}
+	fmt.Fprintln(w)
+	var other []string
+	for i := range page.Rules {
+		r := &page.Rules[i]
+		if !page.Applies(r, pol.Agent, pol.Profile) {
+			note := ""
+			if r.Lenient {
+				note = "space-separated list: Bing only; "
+			}
+			other = append(other, fmt.Sprintf("%s (%s%s)", r, note, page.Sources[r.Source]))
+		}
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(w, "not for %s under %s rules: %s\n", pol.Agent, pol.Profile, strings.Join(other, "; "))
+	}
+	diags := pageDiagnostics(page, fetch)
+	if len(diags) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, d := range diags {
+		if d.Line > 0 {
+			fmt.Fprintf(w, "%s %d:%d: %s [%s]\n", d.Severity, d.Line, d.Column, d.Message, d.Code)
+		} else {
+			fmt.Fprintf(w, "%s: %s [%s]\n", d.Severity, d.Message, d.Code)
+		}
+	}
+	verdict := "indexable"
+	switch {
+	case fetch != nil && !fetch.allowed:
+		verdict = "not crawlable: robots.txt disallows it, so its page-level rules are never seen"
+	case fetch != nil && fetch.status >= 400:
+		verdict = fmt.Sprintf("not indexable: HTTP %d", fetch.status)
+	case !pol.Index:
+		verdict = "not indexable"
+	}
+	fmt.Fprintf(w, "\n%s: %s by %s\n", name, verdict, pol.Agent)
+}
+
+// pageFetchResult is what URL mode learned beyond the page itself.
+type pageFetchResult struct {
+	page        *robotsmeta.Page
+	allowed     bool // robots.txt allows the agent to fetch the URL
+	robotsLine  string
+	finalURL    string
+	status      int
+	contentType string
+	diags       []robotsmeta.Diagnostic
+}
+
+// pageUserAgent identifies rep page to servers; the agent it checks for is
+// named in it, and servers that vary on User-Agent see the product token.
+func pageUserAgent(agent string) string {
+	return "rep-page/1.0 (+https://github.com/rep-toolkit/rep; checking as " + agent + ")"
+}
+
+// pageFetch fetches rawurl as agent would: robots.txt first (package
+// robotsfetch), then the page only if robots.txt allows it, following at
+// most 10 redirects, each of which must be allowed too. The user asked for
+// this URL, so loopback and private addresses are allowed.
+func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) (*pageFetchResult, error) {
+	u, err := url.Parse(rawurl)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an absolute http(s) URL", rawurl)
+	}
+	ua := pageUserAgent(agent)
+	rf, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Timeout: 30 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	res := &pageFetchResult{}
+	check := func(target string) (bool, error) {
+		robots, err := rf.Get(ctx, target)
+		if err != nil {
+			return false, fmt.Errorf("robots.txt for %s: %w", target, err)
+		}
+		d := robots.Check(target, agent)
+		oc := robots.Outcome
+		line := fmt.Sprintf("%s (HTTP %d, %s)", oc.URL, oc.Status, oc.Verdict)
+		switch {
+		case d.Rule.Line > 0:
+			line += fmt.Sprintf(": line %d %s", d.Rule.Line, d.Rule)
+		case d.Reason != robotstxt.NoRuleMatched:
+			line += ": " + d.Reason.String()
+		}
+		verdict := "allows"
+		if !d.Allowed {
+			verdict = "disallows"
+		}
+		res.robotsLine = fmt.Sprintf("%s %s for %s — %s", verdict, target, agent, line)
+		return d.Allowed, nil
+	}
+	if res.allowed, err = check(u.String()); err != nil {
+		return nil, err
+	}
+	if !res.allowed {
+		res.page, _ = robotsmeta.ParseLines(nil, nil, o)
+		res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "robots-txt-disallowed", Source: -1,
+			Message: "robots.txt disallows this URL for " + agent + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
+		return res, nil
+	}
+	client := &http.Client{
+		Timeout: 30 * time.Second,
+		CheckRedirect: func(r *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			ok, err := check(r.URL.String())
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("redirect to %s: robots.txt disallows it for %s", r.URL, agent)
+			}
+			return nil
+		},
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", ua)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	res.finalURL, res.status, res.contentType = resp.Request.URL.String(), resp.StatusCode, resp.Header.Get("Content-Type")
+	res.page, err = robotsmeta.Parse(resp.Header, resp.Body, o)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", res.finalURL, err)
+	}
+	if resp.StatusCode >= 400 {
+		res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "http-status", Source: -1,
+			Message: fmt.Sprintf("%s answered HTTP %d: engines do not index error pages, whatever the rules say", res.finalURL, resp.StatusCode)})
+	}
+	return res, nil
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pageVector is one entry of robotsmeta/testdata/page-level.json, the
+// package's copy of ../shared/conformance/page-level.json.
+type pageVector struct {
+	Name    string          `json:"name"`
+	Profile string          `json:"profile"`
+	Agent   string          `json:"agent"`
+	Now     string          `json:"now"`
+	Headers []string        `json:"headers"`
+	HTML    string          `json:"html"`
+	Expect  json.RawMessage `json:"expect"`
+}
+
+// pageVectorsDisputed lists vectors believed wrong, with the reason; none.
+var pageVectorsDisputed = map[string]string{}
+
+// TestPageVectors runs every page-level vector through rep page -json: the
+// HTML on standard input, the headers as -H flags. The output must hold
+// exactly the expect keys plus sources and diagnostics, with expect's values.
+func TestPageVectors(t *testing.T) {
+	data, err := os.ReadFile("../../robotsmeta/testdata/page-level.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []pageVector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) == 0 {
+		t.Fatal("no vectors")
+	}
+	for _, v := range vs {
+		t.Run(v.Name, func(t *testing.T) {
+			args := []string{"page", "-json", "-profile", v.Profile, "-agent", v.Agent, "-now", v.Now}
+			for _, h := range v.Headers {
+				args = append(args, "-H", h)
+			}
+			args = append(args, "-")
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, strings.NewReader(v.HTML), &stdout, &stderr)
+			var got, want map[string]any
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatalf("exit %d, stdout not JSON: %v\n%s%s", code, err, stdout.String(), stderr.String())
+			}
+			if err := json.Unmarshal(v.Expect, &want); err != nil {
+				t.Fatal(err)
+			}
+			var keys, wantKeys []string
+			for k := range got {
+				keys = append(keys, k)
+			}
+			for k := range want {
+				wantKeys = append(wantKeys, k)
+			}
+			wantKeys = append(wantKeys, "sources", "diagnostics")
+			slices.Sort(keys)
+			slices.Sort(wantKeys)
+			if !slices.Equal(keys, wantKeys) {
+				t.Errorf("keys %v, want %v", keys, wantKeys)
+			}
+			same := true
+			for k, wv := range want {
+				if !reflect.DeepEqual(got[k], wv) {
+					same = false
+					if _, disputed := pageVectorsDisputed[v.Name]; !disputed {
+						t.Errorf("%s = %v, want %v", k, got[k], wv)
+					}
+				}
+			}
+			if why, disputed := pageVectorsDisputed[v.Name]; disputed {
+				if same {
+					t.Errorf("disputed vector now passes; remove it (%s)", why)
+				}
+				return
+			}
+			wantCode := exitOK
+			if want["index"] == false {
+				wantCode = exitFinding
+			}
+			if code != wantCode {
+				t.Errorf("exit %d, want %d; stderr %s", code, wantCode, stderr.String())
+			}
+		})
+	}
+}
+
+// TestPageURL serves a site on a loopback port and checks URL mode: the page
+// is fetched only when robots.txt allows it, and redirects are checked too.
+func TestPageURL(t *testing.T) {
+	var pageHits int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n\nUser-agent: otherbot\nDisallow: /\n")
+		case "/open":
+			pageHits++
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Add("X-Robots-Tag", "googlebot: nofollow")
+			fmt.Fprint(w, `<html><head><meta name="robots" content="noindex"></head><body><a href="/a">a</a></body></html>`)
+		case "/private":
+			pageHits++
+			fmt.Fprint(w, `<meta name="robots" content="noindex">`)
+		case "/redirect":
+			http.Redirect(w, r, "/private", http.StatusFound)
+		case "/plain":
+			pageHits++
+			fmt.Fprint(w, `<p>hello</p>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		path, agent string
+		code        int
+		stdout      []string
+		hits        int
+	}{
+		{"/open", "googlebot", exitFinding, []string{`"index": false`, `"follow": false`, `"/a"`, `"X-Robots-Tag"`}, 1},
+		{"/plain", "googlebot", exitOK, []string{`"index": true`}, 1},
+		{"/private", "googlebot", exitFinding, []string{`"robots-txt-disallowed"`, `"sources": []`}, 0},
+		{"/open", "otherbot", exitFinding, []string{`"robots-txt-disallowed"`}, 0},
+		{"/missing", "googlebot", exitFinding, []string{`"http-status"`}, 0},
+	}
+	for _, tt := range tests {
+		pageHits = 0
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"page", "-json", "-agent", tt.agent, srv.URL + tt.path}, nil, &stdout, &stderr)
+		if code != tt.code {
+			t.Errorf("%s as %s: exit %d, want %d\n%s%s", tt.path, tt.agent, code, tt.code, stdout.String(), stderr.String())
+		}
+		for _, s := range tt.stdout {
+			if !strings.Contains(stdout.String(), s) {
+				t.Errorf("%s as %s: stdout lacks %s:\n%s", tt.path, tt.agent, s, stdout.String())
+			}
+		}
+		if pageHits != tt.hits {
+			t.Errorf("%s as %s: page fetched %d times, want %d", tt.path, tt.agent, pageHits, tt.hits)
+		}
+	}
+	// A redirect into a disallowed path is not followed.
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"page", srv.URL + "/redirect"}, nil, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "robots.txt disallows it") {
+		t.Errorf("redirect: exit %d, stderr %s", code, stderr.String())
+	}
+	// Text mode says why the rules are never seen.
+	stdout.Reset()
+	code = run(context.Background(), []string{"page", srv.URL + "/private"}, nil, &stdout, &stderr)
+	if code != exitFinding || !strings.Contains(stdout.String(), "not crawlable: robots.txt disallows it") {
+		t.Errorf("text: exit %d\n%s", code, stdout.String())
+	}
+}
