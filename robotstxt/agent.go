@@ -160,7 +160,20 @@ func (a *Agent) Rules() []Rule {
 	}
 	var rs []Rule
 	for _, g := range a.e.groups {
-		rs = append(rs, a.f.groups[g].Rules...)
+		rs = a.f.appendRules(rs, a.f.groups[g])
+	}
+	return rs
+}
+
+// appendRules appends g's rules as written, leaving out the synthetic
+// index.html rules.
+func (f *File) appendRules(rs []Rule, g group) []Rule {
+	for id := g.ruleLo; id < g.ruleHi; id++ {
+		r := &f.rules[id]
+		if r.flags&fIndex != 0 {
+			continue
+		}
+		rs = append(rs, Rule{Allow: r.flags&fAllow != 0, Pattern: f.pattern(id), Line: int(r.line)})
 	}
 	return rs
 }
@@ -171,26 +184,40 @@ func (a *Agent) Rules() []Rule {
 // %-encoded, as a crawler requests it. Check does not allocate when the
 // path is at most 2 KiB.
 func (a *Agent) Check(rawurl string) Decision {
+	if p, ok := pathFast(rawurl); ok && a.f.profile == Google {
+		return a.decide(p)
+	}
+	return a.checkSlow(rawurl)
+}
+
+// checkSlow is Check for paths that must be rewritten; the buffer lives
+// here so the common path does not pay for clearing it.
+func (a *Agent) checkSlow(rawurl string) Decision {
 	var buf [2 * pathBufSize]byte
-	return a.check(rawurl, buf[:])
+	path := pathOf(rawurl, buf[:pathBufSize])
+	if a.f.profile == RFC9309 && !isRobotsTxt(path) {
+		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
+	}
+	return a.decide(path)
+}
+
+func isRobotsTxt(path string) bool {
+	return path == "/robots.txt" || strings.HasPrefix(path, "/robots.txt?")
 }
 
 // Allowed is Check(rawurl).Allowed.
 func (a *Agent) Allowed(rawurl string) bool { return a.Check(rawurl).Allowed }
 
-func (a *Agent) check(rawurl string, buf []byte) Decision {
+// decide matches a path (already normalised for the profile).
+func (a *Agent) decide(path string) Decision {
 	f := a.f
-	path := pathOf(rawurl, buf[:pathBufSize])
 	d := Decision{Allowed: true, Group: a.m}
-	if path == "/robots.txt" || strings.HasPrefix(path, "/robots.txt?") {
+	if isRobotsTxt(path) {
 		d.Reason = RobotsTxt
 		return d
 	}
 	if a.e == nil || a.e.idx == nil {
 		return d
-	}
-	if f.profile == RFC9309 {
-		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
 	}
 	m := a.e.idx.lookup(f.arena, f.rules, path)
 	if m.r < 0 {
@@ -234,15 +261,27 @@ func (f *File) Check(agent, rawurl string) Decision {
 		a.e = &f.star
 		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
 	}
-	var buf [2 * pathBufSize]byte
-	return a.check(rawurl, buf[:])
+	return a.Check(rawurl)
 }
 
 // Profile returns the profile the file was parsed with.
 func (f *File) Profile() Profile { return f.profile }
 
-// Groups returns the groups as written, in file order.
-func (f *File) Groups() []Group { return f.groups }
+// Groups returns the groups as written, in file order. The slice is built
+// on each call.
+func (f *File) Groups() []Group {
+	out := make([]Group, len(f.groups))
+	for i, g := range f.groups {
+		G := &out[i]
+		for _, u := range f.uas[g.uaLo:g.uaHi] {
+			G.Agents = append(G.Agents, u.text)
+			G.Tokens = append(G.Tokens, u.tok)
+			G.AgentLines = append(G.AgentLines, int(u.line))
+		}
+		G.Rules = f.appendRules(nil, g)
+	}
+	return out
+}
 
 // Sitemaps returns the Sitemap lines, in file order.
 func (f *File) Sitemaps() []Sitemap { return f.sitemaps }

@@ -302,9 +302,14 @@ func (l *linter) groupChecks() {
 	shadow := map[int]*shadowState{}
 	for _, e := range ents {
 		l.duplicates(e, pairs)
+		// Candidates by head; of rules repeated word for word only the
+		// first can shadow (it beats its copies), so files with thousands
+		// of copies stay linear.
 		byHead := map[string][]Rule{}
+		seen := map[Rule]bool{}
 		for _, r := range e.rules {
-			if l.plainPattern(r.Pattern) {
+			if k := (Rule{Allow: r.Allow, Pattern: r.Pattern}); l.plainPattern(r.Pattern) && !seen[k] {
+				seen[k] = true
 				h := head(r.Pattern)
 				byHead[h] = append(byHead[h], r)
 			}

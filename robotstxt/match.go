@@ -84,7 +84,15 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		}
 		return int(ra.line) - int(rb.line)
 	})
-	var stack []int32
+	distinct := 0
+	for i := range ids {
+		if i == 0 || head(ids[i]) != head(ids[i-1]) {
+			distinct++
+		}
+	}
+	ix.keys = make([]ikey, 0, distinct)
+	var stackBuf [16]int32
+	stack := stackBuf[:0]
 	for i := 0; i < len(ids); {
 		h := head(ids[i])
 		j := i + 1
@@ -105,7 +113,6 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		ix.keys = append(ix.keys, k)
 		i = j
 	}
-	ix.keys = slices.Clip(ix.keys)
 	return ix
 }
 

@@ -16,7 +16,8 @@ type File struct {
 	agents []agentEntry // sorted by token
 	star   agentEntry   // the "*" groups; idx < 0 when there are none
 
-	groups   []Group
+	groups   []group
+	uas      []uaLine
 	sitemaps []Sitemap
 	exts     []Extension
 	unknown  []Unknown
@@ -35,6 +36,22 @@ type agentEntry struct {
 	lines  []int  // user-agent lines naming the token
 	groups []int  // groups naming it, in file order
 	found  bool
+}
+
+// group is the compact form of a Group: its user-agent lines and its rules
+// are ranges of File.uas and File.rules (a group's lines are contiguous).
+type group struct {
+	uaLo, uaHi     uint32
+	ruleLo, ruleHi uint32
+}
+
+// uaLine is one user-agent line.
+type uaLine struct {
+	text  string // the value as written
+	tok   string // lower-cased and cut, or "*"
+	line  int32
+	group int32
+	star  bool
 }
 
 // Group is one group as written: its user-agent lines and the line span of
@@ -86,15 +103,8 @@ type parser struct {
 	arena     []byte
 	cur       int  // current group, -1 before the first user-agent line
 	sepSeen   bool // a rule was seen since the last user-agent line
-	tokens    []tokenRef
-	ruleGroup []int32 // group of each rule, by rule number
-}
-
-type tokenRef struct {
-	off, n uint32 // lower-cased token in arena; n == 0 and star false: empty token
-	star   bool
-	group  int
-	line   int
+	tokOff    []uint32 // arena offset of each uaLine's token
+	textOff   []uint32 // arena offset and length of each uaLine's value as written
 }
 
 func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {
@@ -149,18 +159,25 @@ func isTokenByte(c byte) bool {
 }
 
 func (p *parser) userAgent(r *rawLine, val []byte) {
+	f := p.f
 	if p.cur < 0 || p.sepSeen {
-		p.f.groups = append(p.f.groups, Group{})
-		p.cur = len(p.f.groups) - 1
+		n := uint32(len(f.uas))
+		r := uint32(len(f.rules))
+		f.groups = append(f.groups, group{uaLo: n, uaHi: n, ruleLo: r, ruleHi: r})
+		p.cur = len(f.groups) - 1
 		p.sepSeen = false
 	}
-	g := &p.f.groups[p.cur]
-	g.Agents = append(g.Agents, string(val))
-	g.AgentLines = append(g.AgentLines, r.num)
+	// The value as written goes to the arena too: text is set in finish.
+	valOff := len(p.arena)
+	p.arena = append(p.arena, val...)
+	p.textOff = append(p.textOff, uint32(valOff), uint32(len(val)))
+	u := uaLine{line: int32(r.num), group: int32(p.cur)}
+	f.groups[p.cur].uaHi++
 	// Google: "*" followed by nothing or by a blank is the star group.
 	if len(val) >= 1 && val[0] == '*' && (len(val) == 1 || isSpace(val[1])) {
-		p.tokens = append(p.tokens, tokenRef{star: true, group: p.cur, line: r.num})
-		g.Tokens = append(g.Tokens, "*")
+		u.star, u.tok = true, "*"
+		f.uas = append(f.uas, u)
+		p.tokOff = append(p.tokOff, 0)
 		return
 	}
 	n := 0
@@ -179,8 +196,8 @@ func (p *parser) userAgent(r *rawLine, val []byte) {
 	for _, c := range val[:n] {
 		p.arena = append(p.arena, lower(c))
 	}
-	p.tokens = append(p.tokens, tokenRef{off: uint32(off), n: uint32(n), group: p.cur, line: r.num})
-	g.Tokens = append(g.Tokens, string(p.arena[off:]))
+	f.uas = append(f.uas, u) // tok is set in finish, once the arena is final
+	p.tokOff = append(p.tokOff, uint32(off))
 }
 
 func (p *parser) rule(r *rawLine, val []byte) {
@@ -192,8 +209,6 @@ func (p *parser) rule(r *rawLine, val []byte) {
 		return
 	}
 	p.sepSeen = true
-	g := &p.f.groups[p.cur]
-	g.Rules = append(g.Rules, Rule{Allow: allow, Pattern: string(val), Line: r.num})
 	off := len(p.arena)
 	if p.f.profile == RFC9309 {
 		p.arena = normalizeRFC(p.arena, bytesString(val), true)
@@ -243,7 +258,7 @@ func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 		}
 	}
 	p.f.rules = append(p.f.rules, ru)
-	p.ruleGroup = append(p.ruleGroup, int32(p.cur))
+	p.f.groups[p.cur].ruleHi++
 	return uint32(len(p.f.rules) - 1)
 }
 
@@ -269,40 +284,53 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Hint:    "save the file as UTF-8"})
 	}
 	f.arena = string(p.arena)
+	// Tokens were appended to the arena in order, each ending where the next
+	// thing written began; recover each one's end from the next offset.
+	for k := range f.uas {
+		u := &f.uas[k]
+		u.text = f.arena[p.textOff[2*k] : p.textOff[2*k]+p.textOff[2*k+1]]
+		if u.star {
+			continue
+		}
+		end := p.tokOff[k] + uint32(tokenLen(u.text))
+		u.tok = f.arena[p.tokOff[k]:end]
+	}
 	p.arena = nil
 
-	// Merge groups per token (RFC 9309 §2.2.1).
-	toks := p.tokens
-	slices.SortStableFunc(toks, func(a, b tokenRef) int {
-		if a.star != b.star {
-			if a.star {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(f.arena[a.off:a.off+a.n], f.arena[b.off:b.off+b.n])
+	// Merge groups per token (RFC 9309 §2.2.1): sort the user-agent lines by
+	// token, "*" first, and build one entry per distinct token.
+	order := make([]int32, len(f.uas))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return strings.Compare(f.uas[a].tok, f.uas[b].tok) // "*" sorts before letters, '-' and '_'
 	})
-	cache := map[string]*index{}
-	for i := 0; i < len(toks); {
+	var cache []cachedIndex
+	// One backing array for every entry's lines and groups.
+	lines := make([]int, 0, len(order))
+	groups := make([]int, 0, len(order))
+	for i := 0; i < len(order); {
+		tok := f.uas[order[i]].tok
 		j := i + 1
-		for j < len(toks) && toks[j].star == toks[i].star && f.arena[toks[j].off:toks[j].off+toks[j].n] == f.arena[toks[i].off:toks[i].off+toks[i].n] {
+		for j < len(order) && f.uas[order[j]].tok == tok {
 			j++
 		}
-		e := agentEntry{token: f.arena[toks[i].off : toks[i].off+toks[i].n], found: true}
-		if toks[i].star {
-			e.token = "*"
+		e := agentEntry{token: tok, found: true}
+		l0, g0 := len(lines), len(groups)
+		for _, k := range order[i:j] {
+			u := &f.uas[k]
+			lines = append(lines, int(u.line))
+			groups = append(groups, int(u.group))
 		}
-		for _, t := range toks[i:j] {
-			e.lines = append(e.lines, t.line)
-			if len(e.groups) == 0 || e.groups[len(e.groups)-1] != t.group {
-				e.groups = append(e.groups, t.group)
-			}
-		}
+		e.lines = lines[l0:len(lines):len(lines)]
+		e.groups = groups[g0:len(groups):len(groups)]
 		slices.Sort(e.lines)
 		slices.Sort(e.groups)
 		e.groups = slices.Compact(e.groups)
-		e.idx = p.indexFor(e.groups, cache)
-		if toks[i].star {
+		groups = groups[:g0+len(e.groups)]
+		e.idx, cache = p.indexFor(e.groups, cache)
+		if tok == "*" && f.uas[order[i]].star {
 			f.star = e
 		} else {
 			f.agents = append(f.agents, e)
@@ -311,34 +339,43 @@ func (p *parser) finish(data []byte, res scanResult) {
 	}
 }
 
+// tokenLen is the length of the product token at the start of a user-agent
+// value: the bytes in [A-Za-z_-].
+func tokenLen(v string) int {
+	n := 0
+	for n < len(v) && isTokenByte(v[n]) {
+		n++
+	}
+	return n
+}
+
+type cachedIndex struct {
+	groups []int
+	idx    *index
+}
+
 // indexFor builds (or reuses) the index of the rules of the given groups.
 // Files often list many agents above one set of rules; they share it.
-func (p *parser) indexFor(groups []int, cache map[string]*index) *index {
-	var key strings.Builder
-	for _, g := range groups {
-		key.WriteString(itoa(g))
-		key.WriteByte(',')
-	}
-	if ix, ok := cache[key.String()]; ok {
-		return ix
+func (p *parser) indexFor(groups []int, cache []cachedIndex) (*index, []cachedIndex) {
+	for _, c := range cache {
+		if slices.Equal(c.groups, groups) {
+			return c.idx, cache
+		}
 	}
 	f := p.f
-	var ids []uint32
-	// Rules are numbered in file order; pick those of the groups.
-	gi := 0
-	for id := range f.rules {
-		g := p.ruleGroup[id]
-		for gi < len(groups) && groups[gi] < int(g) {
-			gi++
-		}
-		if gi < len(groups) && groups[gi] == int(g) {
-			ids = append(ids, uint32(id))
-		}
+	n := 0
+	for _, g := range groups {
+		n += int(f.groups[g].ruleHi - f.groups[g].ruleLo)
 	}
 	var ix *index
-	if len(ids) > 0 {
+	if n > 0 {
+		ids := make([]uint32, 0, n)
+		for _, g := range groups {
+			for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
+				ids = append(ids, id)
+			}
+		}
 		ix = buildIndex(f.arena, f.rules, ids)
 	}
-	cache[key.String()] = ix
-	return ix
+	return ix, append(cache, cachedIndex{groups, ix})
 }

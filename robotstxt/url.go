@@ -16,6 +16,21 @@ const pathBufSize = 2048
 // ";". A bare path ("/x") is returned as is. It allocates only when a "/"
 // must be prepended to a path longer than buf.
 func pathOf(rawurl string, buf []byte) string {
+	p, ok := pathFast(rawurl)
+	if ok {
+		return p
+	}
+	if len(p)+1 > len(buf) {
+		return "/" + p
+	}
+	buf[0] = '/'
+	n := copy(buf[1:], p)
+	return bytesString(buf[:n+1])
+}
+
+// pathFast is pathOf without the rewrite: when the path must get a leading
+// "/", it returns the path without it and false.
+func pathFast(rawurl string) (string, bool) {
 	start := 0
 	if len(rawurl) >= 2 && rawurl[0] == '/' && rawurl[1] == '/' {
 		start = 2
@@ -36,27 +51,19 @@ func pathOf(rawurl string, buf []byte) string {
 	}
 	ps := indexAnyPath(rawurl, proto)
 	if ps < 0 {
-		return "/"
+		return "/", true
 	}
 	hash := strings.IndexByte(rawurl[start:], '#')
 	if hash >= 0 {
 		hash += start
 		if hash < ps {
-			return "/"
+			return "/", true
 		}
 	} else {
 		hash = len(rawurl)
 	}
 	p := rawurl[ps:hash]
-	if p[0] == '/' {
-		return p
-	}
-	if len(p)+1 > len(buf) {
-		return "/" + p
-	}
-	buf[0] = '/'
-	n := copy(buf[1:], p)
-	return bytesString(buf[:n+1])
+	return p, p[0] == '/'
 }
 
 // bytesString views b as a string without copying. The callers only use the

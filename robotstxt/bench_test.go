@@ -1,0 +1,114 @@
+package robotstxt_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Benchmarks here measure rep alone; bench/ (a separate module) runs the
+// same workloads beside the peer libraries in one run for BENCHMARKS.md.
+
+type classQuery struct {
+	a   *robotstxt.Agent
+	url string
+}
+
+func sizeClass(n int) string {
+	switch {
+	case n < 1<<10:
+		return "small"
+	case n < 8<<10:
+		return "typical"
+	case n < 100<<10:
+		return "large"
+	}
+	return "huge"
+}
+
+func loadQueries(b *testing.B) map[string][]classQuery {
+	files := readCorpus(b)
+	agents := map[string]*robotstxt.Agent{}
+	for name, data := range files {
+		agents[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Agent("ExampleBot")
+	}
+	fh, err := os.Open(filepath.Join(shared, "corpus", "urls.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fh.Close()
+	qs := map[string][]classQuery{}
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		c := sizeClass(len(files[f[0]]))
+		qs[c] = append(qs[c], classQuery{agents[f[0]], f[2]})
+	}
+	return qs
+}
+
+func BenchmarkCheck(b *testing.B) {
+	qs := loadQueries(b)
+	for _, c := range []string{"small", "typical", "large", "huge"} {
+		q := qs[c]
+		b.Run("class="+c, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				x := &q[i]
+				x.a.Check(x.url)
+				i++
+				if i == len(q) {
+					i = 0
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	files := readCorpus(b)
+	names := make([]string, 0, len(files))
+	total := 0
+	for n, d := range files {
+		names = append(names, n)
+		total += len(d)
+	}
+	sort.Strings(names)
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range names {
+			robotstxt.ParseWith(files[n], robotstxt.Options{MaxBytes: -1})
+		}
+	}
+}
+
+// BenchmarkRetained reports the heap kept by parsed files per input byte.
+func BenchmarkRetained(b *testing.B) {
+	files := readCorpus(b)
+	total := 0
+	for _, d := range files {
+		total += len(d)
+	}
+	var kept []*robotstxt.File
+	for b.Loop() {
+		kept = nil
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		for _, d := range files {
+			kept = append(kept, robotstxt.ParseWith(d, robotstxt.Options{MaxBytes: -1}))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		b.ReportMetric((float64(m1.HeapAlloc)-float64(m0.HeapAlloc))/float64(total), "B/inputB")
+	}
+	runtime.KeepAlive(kept)
+}

@@ -1,0 +1,119 @@
+package robotstxt_test
+
+import (
+	"testing"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// TestProfiles pins every documented difference between the Google and
+// RFC 9309 profiles, both ways.
+func TestProfiles(t *testing.T) {
+	tests := []struct {
+		name      string
+		robots    string
+		url       string
+		google    bool // allowed under Google
+		rfc       bool // allowed under RFC 9309
+		rfcReason string
+	}{
+		{
+			name:   "unreserved %-escapes in the URL are decoded (RFC 9309 §2.2.2)",
+			robots: "User-agent: *\nDisallow: /foo/bar/baz\n",
+			url:    "https://example.com/foo/bar/%62%61%7A",
+			google: true, rfc: false,
+		},
+		{
+			name:   "unreserved %-escapes in the pattern are decoded",
+			robots: "User-agent: *\nDisallow: /%7Emak\n",
+			url:    "https://example.com/~mak/x",
+			google: true, rfc: false,
+		},
+		{
+			name:   "reserved characters in the query are encoded (RFC 9309 §2.2.2 example)",
+			robots: "User-agent: *\nDisallow: /foo/bar?baz=https%3A%2F%2Ffoo.bar\n",
+			url:    "https://example.com/foo/bar?baz=https://foo.bar",
+			google: true, rfc: false,
+		},
+		{
+			name:   "%2A in a pattern matches a literal * (RFC 9309 §2.2.3)",
+			robots: "User-agent: *\nDisallow: /path/file-with-a-%2A.html\n",
+			url:    "https://example.com/path/file-with-a-*.html",
+			google: true, rfc: false,
+		},
+		{
+			name:   "%24 in a pattern matches a literal $",
+			robots: "User-agent: *\nDisallow: /price%24\n",
+			url:    "https://example.com/price$",
+			google: true, rfc: false,
+		},
+		{
+			name:   "non-ASCII bytes in the URL are %-encoded before comparison",
+			robots: "User-agent: *\nDisallow: /foo/bar/ツ\n",
+			url:    "https://example.com/foo/bar/ツ",
+			google: true, rfc: false,
+		},
+		{
+			name:   "Google's index.html rule is Google's only",
+			robots: "User-agent: *\nDisallow: /dir/\nAllow: /dir/index.html\n",
+			url:    "https://example.com/dir/",
+			google: true, rfc: false,
+		},
+		{
+			name:   "both: an encoded non-ASCII URL matches the raw pattern",
+			robots: "User-agent: *\nDisallow: /foo/bar/ツ\n",
+			url:    "https://example.com/foo/bar/%E3%83%84",
+			google: false, rfc: false,
+		},
+		{
+			name:   "both: /robots.txt is always allowed (RFC 9309 §2.2.2)",
+			robots: "User-agent: *\nDisallow: /\n",
+			url:    "https://example.com/robots.txt",
+			google: true, rfc: true,
+		},
+		{
+			name:   "both: a mid-pattern $ is a literal",
+			robots: "User-agent: *\nDisallow: /a$b\n",
+			url:    "https://example.com/a$b",
+			google: false, rfc: false,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := robotstxt.Parse([]byte(tt.robots)).Check("FooBot", tt.url)
+			if g.Allowed != tt.google {
+				t.Errorf("google: allowed=%v, want %v (%s)", g.Allowed, tt.google, g.Rule)
+			}
+			r := robotstxt.ParseWith([]byte(tt.robots), robotstxt.Options{Profile: robotstxt.RFC9309}).Check("FooBot", tt.url)
+			if r.Allowed != tt.rfc {
+				t.Errorf("rfc9309: allowed=%v, want %v (%s)", r.Allowed, tt.rfc, r.Rule)
+			}
+		})
+	}
+}
+
+// TestPeerVectorsRFC runs the peer vectors under the RFC 9309 profile. The
+// vectors' expectations are Google's or their suites'; the RFC profile must
+// agree with Google on every vector except those whose answer turns on one
+// of the documented differences, which are listed here with the reason.
+func TestPeerVectorsRFC(t *testing.T) {
+	vs := loadPeerVectors(t)
+	differ := 0
+	for i, v := range vs {
+		body := v.body(t)
+		g := robotstxt.Parse(body).Check(v.Agent, v.URL)
+		r := robotstxt.ParseWith(body, robotstxt.Options{Profile: robotstxt.RFC9309}).Check(v.Agent, v.URL)
+		if g.Allowed == r.Allowed {
+			continue
+		}
+		differ++
+		// The RFC answer must then be the source suite's answer where the
+		// suite is an RFC-minded one (protego, texting_robots), or a case
+		// the differences explain.
+		if v.Google != nil && r.Allowed != v.Allowed {
+			t.Errorf("vector %d (%s): rfc9309 %v differs from Google %v and from its suite %v", i, v.Source, r.Allowed, g.Allowed, v.Allowed)
+		}
+		t.Logf("vector %d: rfc9309=%v google=%v agent=%q url=%q (%s)", i, r.Allowed, g.Allowed, v.Agent, v.URL, v.Source)
+	}
+	t.Logf("%d vectors answer differently under rfc9309", differ)
+}
