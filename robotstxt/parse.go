@@ -99,12 +99,12 @@ func ParseWith(data []byte, o Options) *File {
 }
 
 type parser struct {
-	f         *File
-	arena     []byte
-	cur       int  // current group, -1 before the first user-agent line
-	sepSeen   bool // a rule was seen since the last user-agent line
-	tokOff    []uint32 // arena offset of each uaLine's token
-	textOff   []uint32 // arena offset and length of each uaLine's value as written
+	f       *File
+	arena   []byte
+	cur     int      // current group, -1 before the first user-agent line
+	sepSeen bool     // a rule was seen since the last user-agent line
+	tokOff  []uint32 // arena offset of each uaLine's token
+	textOff []uint32 // arena offset and length of each uaLine's value as written
 }
 
 func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {
