@@ -260,7 +260,8 @@ func (v *Verifier) VerifyCrawler(ctx context.Context, ip netip.Addr, c *crawlers
 	case inList && r.ForwardConfirmed:
 		r.Verdict, r.Method = Verified, ByBoth
 	case inList:
-		r.Verdict, r.Method = Verified, ByRanges
+		// The list decides; a DNS failure alongside it is not an error.
+		r.Verdict, r.Method, r.Err, r.Reason = Verified, ByRanges, nil, ""
 	case r.ForwardConfirmed:
 		r.Verdict, r.Method = Verified, ByFCrDNS
 	case r.Err != nil:
