@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep/internal/netguard"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func init() {
+	register(&command{name: "lint", summary: "check a robots.txt for mistakes (text, JSON or SARIF)", run: runLint})
+}
+
+const lintUsage = `usage: rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif]
+                [-severity info|warning|error] FILE|URL|-
+       rep lint -explain CODE
+
+Checks a robots.txt the way crawlers read it and reports what makes them read
+it differently from what its author meant: rules outside groups, invalid
+agents, groups that hide the * rules, shadowed and conflicting rules, blocked
+sites, ignored or misspelled directives, encoding problems, and more. Every
+finding has a stable code; -explain prints its documentation (docs/lint.md).
+
+A URL is fetched as a crawler fetches robots.txt (its site's /robots.txt,
+up to 5 redirects), and the status, redirects and Content-Type are checked
+too. Private and loopback addresses are refused unless -allow-private.
+
+Exit status: 0 nothing at or above -severity, 1 findings, 2 usage or input error.
+
+flags:
+`
+
+// lintMaxFetch caps the body read from a URL: past the 500 KiB that
+// crawlers read, so that the first ignored rule can be named.
+const lintMaxFetch = 2 << 20
+
+func runLint(e *env) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var agents []string
+	fs.Func("agent", "add the per-crawler view for `NAME` (a product token, a User-Agent, or a comma-separated fallback chain); repeatable", func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("empty agent name")
+		}
+		agents = append(agents, s)
+		return nil
+	})
+	profile := fs.String("profile", "google", "whose reading to check against: `google`, bing, yandex or rfc9309")
+	format := fs.String("format", "text", "output `format`: text, json or sarif")
+	severity := fs.String("severity", "warning", "show findings at or above `LEVEL` (info, warning, error) and exit 1 if there are any")
+	explain := fs.String("explain", "", "print the documentation of a finding `CODE` and exit")
+	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback and private addresses (a local or staging server)")
+	userAgent := fs.String("user-agent", "Mozilla/5.0 (compatible; rep-lint/1.0; +https://github.com/rep-toolkit/rep)", "User-Agent `header` sent when fetching a URL")
+	timeout := fs.Duration("timeout", 30*time.Second, "time limit for fetching a URL, redirects included")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), lintUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if *explain != "" {
+		c, ok := robotstxt.ExplainLint(*explain)
+		if !ok {
+			fmt.Fprintf(e.stderr, "rep lint: unknown code %q; the codes are: %s\n", *explain, lintCodeList())
+			return exitUsage
+		}
+		fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Doc)
+		return exitOK
+	}
+	prof, ok := robotstxt.ParseLintProfile(*profile)
+	if !ok {
+		fmt.Fprintf(e.stderr, "rep lint: unknown -profile %q: use google, bing, yandex or rfc9309\n", *profile)
+		return exitUsage
+	}
+	minSev, ok := lintSeverity(*severity)
+	if !ok {
+		fmt.Fprintf(e.stderr, "rep lint: unknown -severity %q: use info, warning or error\n", *severity)
+		return exitUsage
+	}
+	var write func(r *robotstxt.LintReport, w io.Writer, name string, min robotstxt.Severity) error
+	switch *format {
+	case "text":
+		write = (*robotstxt.LintReport).WriteText
+	case "json":
+		write = (*robotstxt.LintReport).WriteJSON
+	case "sarif":
+		write = (*robotstxt.LintReport).WriteSARIF
+	default:
+		fmt.Fprintf(e.stderr, "rep lint: unknown -format %q: use text, json or sarif\n", *format)
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "rep lint: give one robots.txt: a FILE, a URL, or - for standard input (rep lint -h for help)")
+		return exitUsage
+	}
+	arg := fs.Arg(0)
+	opts := robotstxt.LintOptions{Profile: prof, Agents: agents}
+	var data []byte
+	name := arg
+	if lintIsURL(arg) {
+		robotsURL, err := lintRobotsURL(arg)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+			return exitUsage
+		}
+		if robotsURL != arg {
+			fmt.Fprintf(e.stderr, "rep lint: checking %s\n", robotsURL)
+		}
+		var fi *robotstxt.FetchInfo
+		data, fi, err = lintFetch(e, robotsURL, *userAgent, *timeout, *allowPrivate)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+			return exitUsage
+		}
+		name, opts.URL, opts.Fetch = robotsURL, robotsURL, fi
+	} else {
+		var err error
+		if data, name, err = readInput(arg, e.stdin); err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+			return exitUsage
+		}
+	}
+	r := robotstxt.Lint(data, opts)
+	if err := write(r, e.stdout, name, minSev); err != nil {
+		fmt.Fprintf(e.stderr, "rep lint: writing the report: %v\n", err)
+		return exitUsage
+	}
+	if r.Count(minSev) > 0 {
+		return exitFinding
+	}
+	return exitOK
+}
+
+func lintSeverity(s string) (robotstxt.Severity, bool) {
+	for _, sev := range []robotstxt.Severity{robotstxt.Info, robotstxt.Warning, robotstxt.Error} {
+		if strings.EqualFold(s, sev.String()) {
+			return sev, true
+		}
+	}
+	return 0, false
+}
+
+func lintCodeList() string {
+	var codes []string
+	for _, c := range robotstxt.LintCodes() {
+		codes = append(codes, c.Code)
+	}
+	return strings.Join(codes, ", ")
+}
+
+func lintIsURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// lintRobotsURL returns the robots.txt URL that governs rawurl, as a
+// crawler computes it: scheme, host and port, then /robots.txt.
+func lintRobotsURL(rawurl string) (string, error) {
+	origin, err := robotsfetch.Origin(rawurl)
+	if err != nil {
+		return "", fmt.Errorf("URL %q: %v", rawurl, err)
+	}
+	return origin + "/robots.txt", nil
+}
+
+// lintFetch fetches robotsURL with robotsfetch, as a crawler would, and
+// returns the body (when the status makes crawlers read it) and what the
+// fetch means. The transport keeps a copy of the last response's body for
+// the linter and, unless allowPrivate, refuses private addresses.
+func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate bool) ([]byte, *robotstxt.FetchInfo, error) {
+	dialer := netguard.Dialer(10 * time.Second)
+	if allowPrivate {
+		dialer.Control = nil
+	}
+	tr := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, ResponseHeaderTimeout: timeout,
+		TLSHandshakeTimeout: 10 * time.Second, MaxResponseHeaderBytes: 64 << 10}
+	defer tr.CloseIdleConnections()
+	tee := &lintTee{base: tr}
+	fetcher, err := robotsfetch.New(robotsfetch.Options{
+		UserAgent: ua, MaxBytes: lintMaxFetch, Timeout: timeout, BodyTimeout: timeout,
+		Client: &http.Client{Transport: tee},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rb, err := fetcher.Get(e.ctx, robotsURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tee.blocked != nil {
+		return nil, nil, fmt.Errorf("%s: %v (use -allow-private to lint a local or staging server)", robotsURL, tee.blocked)
+	}
+	o := rb.Outcome
+	fi := &robotstxt.FetchInfo{Chain: append([]string{o.URL}, o.Redirects...), Status: o.Status, ContentType: o.ContentType}
+	if o.Status == 0 {
+		fi.Err = o.Error
+		if fi.Err == "" {
+			fi.Err = o.Rule.Explain()
+		}
+	}
+	return tee.body(), fi, nil
+}
+
+// lintTee is an http.RoundTripper that keeps a copy of the body of the last
+// response (up to lintMaxFetch bytes) as the fetcher reads it. It leaves
+// content decoding to the transport, which then asks for gzip and hands
+// the fetcher and the copy the decoded bytes.
+type lintTee struct {
+	base    http.RoundTripper
+	mu      sync.Mutex
+	buf     *bytes.Buffer
+	blocked error
+}
+
+func (t *lintTee) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Del("Accept-Encoding")
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		var be *netguard.BlockedError
+		if errors.As(err, &be) {
+			t.mu.Lock()
+			t.blocked = be
+			t.mu.Unlock()
+		}
+		return nil, err
+	}
+	buf := &bytes.Buffer{}
+	t.mu.Lock()
+	t.buf = buf
+	t.mu.Unlock()
+	resp.Body = &lintTeeBody{ReadCloser: resp.Body, t: t, buf: buf}
+	return resp, nil
+}
+
+func (t *lintTee) body() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.buf == nil {
+		return nil
+	}
+	return t.buf.Bytes()
+}
+
+type lintTeeBody struct {
+	io.ReadCloser
+	t   *lintTee
+	buf *bytes.Buffer
+}
+
+func (b *lintTeeBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.t.mu.Lock()
+		if room := lintMaxFetch - b.buf.Len(); room > 0 {
+			b.buf.Write(p[:min(n, room)])
+		}
+		b.t.mu.Unlock()
+	}
+	return n, err
+}
