@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # run.sh measures rep beside its peers and writes results/<date>/:
 #   bench.txt       raw `go test -bench` output of every run (benchstat input)
 #   machine.txt     machine, Go version, commit, load average before each run
@@ -15,6 +15,7 @@
 # other work on the machine spreads over all libraries instead of hitting
 # one. benchstat merges the runs.
 set -eu
+TIMEFORMAT='  wall %R s, user %U s, sys %S s'
 cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-1s}
@@ -43,8 +44,10 @@ go build -o results/tmp/summary ./cmd/summary
 i=1
 while [ "$i" -le "$COUNT" ]; do
 	echo "run $i/$COUNT: $(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt" >&2
-	results/tmp/bench.test -test.run '^$' -test.bench "$BENCH" -test.benchmem \
-		-test.benchtime "$BENCHTIME" -test.timeout 60m >> "$OUT/bench.txt"
+	# CPU time / wall time of the run: near 1 when the benchmarks had a core
+	# to themselves, lower when other work took it (ns/op is wall time).
+	{ time results/tmp/bench.test -test.run '^$' -test.bench "$BENCH" -test.benchmem \
+		-test.benchtime "$BENCHTIME" -test.timeout 60m >> "$OUT/bench.txt" 2>&3; } 3>&2 2>> "$OUT/machine.txt"
 	i=$((i + 1))
 done
 echo "end: $(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"

@@ -64,10 +64,19 @@ func (r results) get(name, unit string) (float64, bool) {
 	return vs[len(vs)/2], true
 }
 
-func (r results) runs(name string) int { return len(r[name]["ns/op"]) }
+// runs is the largest number of runs of any benchmark.
+func (r results) runs() int {
+	n := 0
+	for _, units := range r {
+		n = max(n, len(units["ns/op"]))
+	}
+	return n
+}
 
 func fmtNs(ns float64) string {
 	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
 	case ns >= 1e6:
 		return fmt.Sprintf("%.3g ms", ns/1e6)
 	case ns >= 1e3:
@@ -157,7 +166,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	libs := append([]string{"rep"}, peers...)
 
 	// Summary table.
-	fmt.Fprintf(w, "Medians over %d runs (n per benchmark). Check = one query against a parsed file; grobotstxt has no parsed form and re-parses per query (one-shot).\n\n", res.runs("BenchmarkCheck/class=typical/lib=rep"))
+	fmt.Fprintf(w, "Medians over up to %d runs per benchmark. Check = one query against a parsed file; grobotstxt has no parsed form and re-parses per query (one-shot).\n\n", res.runs())
 	fmt.Fprintln(w, "| library | parse MB/s | check small | check typical | check large | check huge | allocs/check (s/t/l/h) | retained B/inputB (B/file) | worst adversarial check | verdicts ≠ Google (Googlebot / ExampleBot) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, lib := range libs {
@@ -190,8 +199,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		} else {
 			row = append(row, "–")
 		}
-		worst, wcase := worstPatho(res, checkLib(lib))
-		row = append(row, fmt.Sprintf("%s (%s)", fmtNs(worst), wcase))
+		if worst, wcase := worstPatho(res, checkLib(lib)); worst > 0 {
+			row = append(row, fmt.Sprintf("%s (%s)", fmtNs(worst), wcase))
+		} else {
+			row = append(row, "–")
+		}
 		row = append(row, agreeCell(agree, lib))
 		fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
 	}
