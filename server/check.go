@@ -196,8 +196,12 @@ type lintFinding struct {
 }
 
 type lintRequest struct {
-	Robots  *string `json:"robots"`
-	Profile string  `json:"profile,omitempty"`
+	Robots *string `json:"robots"`
+	// Profile is google (default), bing, yandex or rfc9309.
+	Profile string `json:"profile,omitempty"`
+	// URL is where the file is served, when known: Sitemap lines are
+	// then checked against its host.
+	URL string `json:"url,omitempty"`
 }
 
 type lintResponse struct {
@@ -216,15 +220,21 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `missing field "robots": the robots.txt text to lint`)
 		return
 	}
-	prof, ok := parseProfile(req.Profile)
-	if !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use google or rfc9309", req.Profile))
+	if req.Profile == "" {
+		req.Profile = "google"
+	}
+	if _, ok := robotstxt.ParseLintProfile(req.Profile); !ok {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use google, bing, yandex or rfc9309", req.Profile))
 		return
+	}
+	prof, ok := robotstxt.ParseProfile(req.Profile)
+	if !ok {
+		prof = robotstxt.Google // bing and yandex are read with Google's parser
 	}
 	data := []byte(*req.Robots)
 	opts := robotstxt.Options{Profile: prof}
 	f := robotstxt.ParseWith(data, opts)
-	resp := lintResponse{Findings: lint(data, f, opts), Size: f.Size(), Truncated: f.Truncated()}
+	resp := lintResponse{Findings: lint(data, req.Profile, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
 	}

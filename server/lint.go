@@ -2,10 +2,16 @@ package server
 
 import "github.com/rep-toolkit/rep/robotstxt"
 
-// lint returns the parser's diagnostics as findings, in line order.
-func lint(data []byte, f *robotstxt.File, o robotstxt.Options) []lintFinding {
+// lint runs robotstxt.Lint (which includes the parser's diagnostics) and
+// returns its findings in line order.
+func lint(data []byte, profile, url string) []lintFinding {
+	lp, ok := robotstxt.ParseLintProfile(profile)
+	if !ok {
+		lp = robotstxt.LintGoogle
+	}
+	rep := robotstxt.Lint(data, robotstxt.LintOptions{Profile: lp, URL: url})
 	out := []lintFinding{}
-	for _, d := range f.Diagnostics() {
+	for _, d := range rep.Diagnostics {
 		out = append(out, lintFinding{Line: d.Line, Column: d.Column, Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
 	}
 	return out

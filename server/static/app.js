@@ -224,7 +224,7 @@ async function runCheck() {
     return;
   }
   const firstHit = last.check.results.find((r) => r.line > 0);
-  if (!last.check.results.some((r) => r.line === current)) current = firstHit ? firstHit.line : 0;
+  if (current === 0 || !last.check.results.some((r) => r.line === current)) current = firstHit ? firstHit.line : 0;
   renderEditor();
   renderResults();
   renderGroup();
@@ -305,7 +305,7 @@ function renderGroup() {
   box.appendChild(p);
   if (c.note) box.appendChild(el('p', 'hint', c.note));
   if (c.crawl_delay) box.appendChild(el('p', 'hint', 'Crawl-delay ' + c.crawl_delay.seconds + ' s (line ' + c.crawl_delay.line + '): Bing and Yandex honour it, Google ignores it.'));
-  if (c.truncated) box.appendChild(el('p', 'warning', 'The file is over 500 KiB: crawlers ignore everything after the limit.'));
+  if (c.truncated) box.appendChild(el('p', 'banner-warn', 'The file is over 500 KiB: crawlers ignore everything after the limit.'));
 }
 
 function renderLint() {
@@ -480,7 +480,7 @@ function renderPage(d) {
   }
   const blocked = d.crawlers.filter((c) => c.blocked);
   if (blocked.length) {
-    const w = el('div', 'warning');
+    const w = el('div', 'banner-warn');
     w.id = 'page-blocked';
     w.textContent = 'robots.txt blocks this page for ' + blocked.map((c) => c.agent).join(', ') +
       ': they never fetch it, so they never see the directives below. A blocked URL can still be indexed from links, without its content; to keep it out of results, allow crawling and use noindex.';
