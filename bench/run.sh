@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # run.sh measures rep beside its peers and writes results/<date>/:
 #   bench.txt       raw `go test -bench` output of every run (benchstat input)
-#   machine.txt     machine, Go version, commit, load average before each run
+#   machine.txt     machine, Go version, commit, load average and CPU time per run
 #   agreement.md/.tsv  verdicts compared with Google's (cmd/agree)
 #   *.benchstat.txt benchstat tables, libraries side by side (-col /lib)
 #   summary.md      medians, ratios to the fastest peer, targets (cmd/summary)
+#   report.md       all of the above in one file (the body of RESULTS.md)
 #
 # Usage: ./run.sh                      (COUNT=6 runs, BENCHTIME=1s each)
 #        COUNT=1 BENCHTIME=100ms ./run.sh   (a quick check of the harness)
 #        BENCH='Check' ./run.sh             (a subset, by -bench regexp)
+#        REPORT_ONLY=1 OUT=results/DATE ./run.sh  (redo the tables from bench.txt
+#                                                  and agreement.tsv of a run)
 #
 # The test binary is built once and run COUNT times, each run covering
 # every benchmark: runs are interleaved in time, so a burst of load from
@@ -30,6 +33,7 @@ mkdir -p "$OUT" results/tmp
 go test -c -o results/tmp/bench.test .
 go build -o results/tmp/agree ./cmd/agree
 go build -o results/tmp/summary ./cmd/summary
+if [ "${REPORT_ONLY:-}" != 1 ]; then
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "commit: $(git rev-parse HEAD)"
@@ -51,11 +55,13 @@ while [ "$i" -le "$COUNT" ]; do
 	i=$((i + 1))
 done
 echo "end: $(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/machine.txt"
+fi
 
 # The agreement program exits 1 when rep disagrees with Google: keep the
 # table and say so rather than stop before the benchmark tables.
+# REPORT_ONLY keeps the agreement of the run: the checkout may have changed.
 status=0
-results/tmp/agree -tsv "$OUT/agreement.tsv" > "$OUT/agreement.md" || status=$?
+[ "${REPORT_ONLY:-}" = 1 ] || results/tmp/agree -tsv "$OUT/agreement.tsv" > "$OUT/agreement.md" || status=$?
 case $status in
 0) ;;
 1) echo "run.sh: rep disagrees with Google, see $OUT/agreement.md" >&2 ;;
@@ -67,4 +73,30 @@ for name in Parse Check OneShot Retained; do
 done
 "$BENCHSTAT" -col /lib -row /case,/op -filter '.name:Patho' "$OUT/bench.txt" > "$OUT/Patho.benchstat.txt"
 results/tmp/summary -agree "$OUT/agreement.tsv" "$OUT/bench.txt" > "$OUT/summary.md"
+
+
+# report.md: everything above in one Markdown file, the body of RESULTS.md.
+{
+	echo "## Run"
+	echo
+	echo '```'
+	cat "$OUT/machine.txt"
+	echo '```'
+	echo
+	echo "## Summary (cmd/summary)"
+	echo
+	cat "$OUT/summary.md"
+	echo
+	echo "## Agreement with Google's C++ parser (cmd/agree)"
+	echo
+	cat "$OUT/agreement.md"
+	for name in Parse Check OneShot Retained Patho; do
+		echo
+		echo "## benchstat: $name"
+		echo
+		echo '```'
+		cat "$OUT/$name.benchstat.txt"
+		echo '```'
+	done
+} > "$OUT/report.md"
 echo "wrote $OUT" >&2
