@@ -89,15 +89,15 @@ func Lines(data []byte, o Options) iter.Seq[Line] {
 // rawLine is a line located in the input by offsets, so the parser's hot
 // loop creates no strings.
 type rawLine struct {
-	num, off, end     int // content is data[off:end] (cut, NUL removed)
-	full              int // end of the uncut line
-	termLen           int
-	key               Key
-	keyOff, keyEnd    int
-	valOff, valEnd    int
-	hash              int // offset of '#', or -1
-	typo, noColon     bool
-	cut, nul, invalid bool
+	num, off, end  int // content is data[off:end] (cut, NUL removed)
+	full           int // end of the uncut line
+	termLen        int
+	key            Key
+	keyOff, keyEnd int
+	valOff, valEnd int
+	hash           int // offset of '#', or -1
+	typo, noColon  bool
+	cut, nul       bool
 }
 
 func (r *rawLine) line(s string) Line {
@@ -246,7 +246,7 @@ func classify(data []byte, r *rawLine) {
 			for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
 				v++
 			}
-			if bytes.IndexAny(line[v:], " \t") < 0 {
+			if !bytes.ContainsAny(line[v:], " \t") {
 				sep = w
 				r.noColon = true
 			}

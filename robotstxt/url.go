@@ -121,23 +121,6 @@ func escapePattern(dst, v []byte) []byte {
 	return dst
 }
 
-// needsEscape reports whether escapePattern would change v.
-func needsEscape(v []byte) bool {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c >= 0x80 {
-			return true
-		}
-		if c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
-			if v[i+1] >= 'a' || v[i+2] >= 'a' {
-				return true
-			}
-			i += 2
-		}
-	}
-	return false
-}
-
 func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'
