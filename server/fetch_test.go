@@ -21,7 +21,7 @@ type origin struct {
 	hits atomic.Int64
 }
 
-func newOrigin(t *testing.T, h http.HandlerFunc) *origin {
+func newOrigin(t testing.TB, h http.HandlerFunc) *origin {
 	t.Helper()
 	o := &origin{}
 	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"strings"
+	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/rep-toolkit/rep/robotsfetch/boltstore"
+	"github.com/rep-toolkit/rep/robotsfetch/redisstore"
 	"github.com/rep-toolkit/rep/server"
 )
 
@@ -83,13 +89,37 @@ func runServe(e *env) int {
 	return exitOK
 }
 
-// serveStore configures the robots.txt cache named by -store.
+// serveStore configures the robots.txt cache named by -store and returns
+// the function that closes it.
 func serveStore(cfg *server.Config, spec string) (func(), error) {
 	switch {
 	case spec == "memory":
 		return func() {}, nil
-	case strings.HasPrefix(spec, "bolt:"), strings.HasPrefix(spec, "redis://"):
-		return nil, fmt.Errorf("this store is not built in yet: use -store memory")
+	case strings.HasPrefix(spec, "bolt:"):
+		path := strings.TrimPrefix(spec, "bolt:")
+		if path == "" {
+			return nil, fmt.Errorf("give a file after bolt:, e.g. -store bolt:robots.db")
+		}
+		st, err := boltstore.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Store = st
+		return func() { st.Close() }, nil
+	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
+		opt, err := redis.ParseURL(spec)
+		if err != nil {
+			return nil, err
+		}
+		c := redis.NewClient(opt)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := c.Ping(ctx).Err(); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("cannot reach Redis: %v", err)
+		}
+		cfg.Store = redisstore.New(c)
+		return func() { c.Close() }, nil
 	}
 	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
 }
