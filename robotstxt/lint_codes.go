@@ -64,12 +64,12 @@ Write the path exactly as your URLs spell it, or add a rule for each spelling. T
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 
 This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again.`},
-	{"dollar-not-at-end", Warning, "'$' in the middle of a pattern",
-		`"$" anchors a pattern at the end of the URL only when it is the last character. Anywhere else Google and RFC 9309 read it as a literal "$", which URLs rarely contain, so the rule probably never matches.
+	{"dollar-not-at-end", Info, "'$' in the middle of a pattern",
+		`"$" anchors a pattern at the end of the URL only when it is the last character. Anywhere else Google and RFC 9309 read it as a literal "$". That is right for sites whose URLs contain "$" (some wikis do), and a mistake when the "$" was meant as an anchor:
 
-    Disallow: /*.php$?x   # matches only URLs containing ".php$?x"
+    Disallow: /*.php$?print=1   # matches only URLs containing ".php$?print=1"
 
-Move the "$" to the end, or write "%24" if you mean a literal dollar sign.`},
+If you meant to anchor, end the pattern with "$". (Google compares "%24" as written, so it does not match a "$" in the URL.)`},
 	{"duplicate-rule", Info, "the same rule twice for the same crawler",
 		`The rule appears twice in the rules a crawler obeys (groups naming the same crawler are merged, RFC 9309 §2.2.1). The copy changes nothing; RFC 9309 allows crawlers to drop it.
 
@@ -82,7 +82,7 @@ If you mean "allow everything", Google recommends serving no robots.txt at all (
     User-agent: *
     Disallow:`},
 	{"empty-rule", Warning, "an empty Disallow or Allow next to other rules",
-		`"Disallow:" with no path matches nothing; it means "allow everything" only when it is the only rule of its group. Next to other rules it does nothing, and it often shows a misunderstanding (it does not cancel the group's other Disallow lines). "Allow:" with no path never does anything.
+		`"Disallow:" with no path blocks nothing; it means "allow everything" only when it is the only rule of its group. Next to other rules it does nothing, and it often shows a misunderstanding (it does not cancel the group's other Disallow lines). "Allow:" with no path never does anything.
 
 Delete the empty line, or the other rules if you meant to allow everything.`},
 	{"extension-outside-group", Info, "a group directive before any User-agent line",
@@ -147,7 +147,7 @@ Save the file as UTF-8.`},
 
 Split the rule into several shorter ones.`},
 	{"lone-cr", Warning, "lines ending in a bare carriage return",
-		`Lines end with CR alone (old Mac OS style). Google and RFC 9309 accept it, but many tools and some parsers split lines on LF only and read the whole file as one line, which then holds no valid rule.
+		`Lines end with CR alone (old Mac OS style). Google and RFC 9309 accept it, but many tools and some parsers split lines on LF only and join such lines with the next one, or read the whole file as one line, which then holds no valid rule. (CR CR LF, a CRLF file converted twice, is harmless and not reported.)
 
 Save the file with LF or CRLF line ends.`},
 	{"missing-colon", Warning, "a directive without its colon",

@@ -20,7 +20,7 @@ func (l *linter) ruleChecks() {
 			p := r.Pattern
 			if p == "" {
 				if nonEmpty > 0 {
-					msg := "empty Disallow matches nothing: it does not allow everything when other rules follow, and the group's other rules still apply"
+					msg := "empty Disallow blocks nothing, and it does not cancel the group's other rules: they still apply"
 					if r.Allow {
 						msg = "empty Allow does nothing"
 					}
@@ -42,9 +42,9 @@ func (l *linter) ruleChecks() {
 				l.add(r.Line, col, Warning, "pattern-start", msg, hint)
 			}
 			if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
-				l.add(r.Line, col+i, Warning, "dollar-not-at-end",
-					"'$' is special only at the end of a pattern; here it is a literal '$' that URLs rarely contain",
-					"move '$' to the end to anchor the pattern, or write '%24' for a literal dollar sign")
+				l.add(r.Line, col+i, Info, "dollar-not-at-end",
+					"'$' anchors a pattern only at its end; here it matches a literal '$' in the URL",
+					"if your URLs contain '$' here, keep it; if you meant to anchor the pattern, end it with '$'")
 			}
 			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") {
 				l.add(r.Line, col+len(t), Info, "redundant-wildcard",
@@ -521,11 +521,17 @@ func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bo
 	rh := head(r.Pattern)
 	for k := 0; k <= len(rh); k++ {
 		for _, s := range byHead[rh[:k]] {
+			if !l.spend(1) {
+				return Rule{}, false
+			}
 			if s.Line == r.Line || s.Pattern == r.Pattern || !beats(s, r) || !globCovers(fullForm(s.Pattern), rf) {
 				continue
 			}
 			// Ask the matcher too: for the shortest URL the rule matches,
 			// it must not be the deciding rule.
+			if !l.spend(checkCost(len(e.rules))) {
+				return Rule{}, false
+			}
 			if w, ok := witness(r.Pattern); !ok || e.agent.Check(w).Rule.Line == r.Line {
 				continue
 			}
@@ -583,13 +589,17 @@ func (l *linter) starOverridden(ents []entry) {
 		w string
 	}
 	var probes []probe
-	for _, r := range star.Rules() {
+	rules := star.Rules()
+	for _, r := range rules {
 		if r.Allow || r.Pattern == "" {
 			continue
 		}
 		w, ok := witness(r.Pattern)
 		if !ok {
 			continue
+		}
+		if !l.spend(checkCost(len(rules))) {
+			return
 		}
 		if d := star.Check(w); d.Allowed || d.Rule.Line != r.Line {
 			continue // the rule does not block its own witness for *
@@ -606,6 +616,9 @@ func (l *linter) starOverridden(ents []entry) {
 		var lost []string
 		n := 0
 		for _, p := range probes {
+			if !l.spend(checkCost(len(e.rules))) {
+				return
+			}
 			if e.agent.Check(p.w).Allowed {
 				n++
 				if len(lost) < 5 {
