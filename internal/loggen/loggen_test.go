@@ -3,8 +3,8 @@ package loggen
 import (
 	"bytes"
 	"io"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/accesslog"
 )
