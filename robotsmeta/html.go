@@ -82,12 +82,34 @@ type extractor struct {
 	stopped         bool
 }
 
-func (e *extractor) advance(raw []byte) {
-	if n := bytes.Count(raw, []byte{'\n'}); n > 0 {
-		e.line += n
-		e.col = len(raw) - bytes.LastIndexByte(raw, '\n')
+// span measures a token's raw bytes: the newlines in it (LF, CRLF or a
+// lone CR, as HTML normalises them) and the bytes after the last one (-1:
+// none). It must run before attributes are read: TagAttr rewrites the
+// tokenizer's buffer in place (newline conversion, character references).
+func span(raw []byte) (lines, tail int) {
+	lines, tail = bytes.Count(raw, []byte{'\n'}), -1
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		lines = 0
+		for i, c := range raw {
+			if c == '\n' || (c == '\r' && (i+1 == len(raw) || raw[i+1] != '\n')) {
+				lines++
+				tail = len(raw) - i - 1
+			}
+		}
+		return lines, tail
+	}
+	if lines > 0 {
+		tail = len(raw) - bytes.LastIndexByte(raw, '\n') - 1
+	}
+	return lines, tail
+}
+
+func (e *extractor) advance(lines, tail, n int) {
+	if lines > 0 {
+		e.line += lines
+		e.col = tail + 1
 	} else {
-		e.col += len(raw)
+		e.col += n
 	}
 }
 
@@ -97,6 +119,8 @@ func (e *extractor) run() error {
 	for !e.stopped {
 		tt := e.z.Next()
 		raw := e.z.Raw()
+		lines, tail := span(raw)
+		n := len(raw)
 		switch tt {
 		case html.ErrorToken:
 			err := e.z.Err()
@@ -118,7 +142,7 @@ func (e *extractor) run() error {
 		case html.EndTagToken:
 			e.endTag(raw)
 		}
-		e.advance(raw)
+		e.advance(lines, tail, n)
 	}
 	e.finish()
 	return nil

@@ -153,3 +153,22 @@ func TestExtractionMatchesTree(t *testing.T) {
 		}
 	}
 }
+
+// TestPositions: lines and columns survive CR, CRLF and character
+// references that decode to newlines inside attributes.
+func TestPositions(t *testing.T) {
+	doc := "<html>\r\n<head>\r<meta name=robots content=\"a&#10;b\n\r\nc\">\n  <meta name=robots content=noindex>\n<p>x</p>"
+	p, err := ParseLines(nil, strings.NewReader(doc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Sources) != 2 {
+		t.Fatalf("sources %+v", p.Sources)
+	}
+	if s := p.Sources[0]; s.Line != 3 || s.Column != 1 {
+		t.Errorf("first meta at %d:%d, want 3:1", s.Line, s.Column)
+	}
+	if s := p.Sources[1]; s.Line != 6 || s.Column != 3 {
+		t.Errorf("second meta at %d:%d, want 6:3", s.Line, s.Column)
+	}
+}
