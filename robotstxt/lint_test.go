@@ -311,14 +311,19 @@ func TestLintCorpus(t *testing.T) {
 	}
 }
 
-// lintCorpusCounts returns, per code, how many corpus files have it.
-func lintCorpusCounts(t *testing.T) map[string]int {
+// corpusCount is how often a code occurs in the corpus.
+type corpusCount struct {
+	files, loud, findings int // loud: files where it is a warning or an error
+}
+
+// lintCorpusCounts lints the corpus and counts each code.
+func lintCorpusCounts(t *testing.T) map[string]*corpusCount {
 	t.Helper()
-	files := map[string]int{}
+	counts := map[string]*corpusCount{}
 	for name, b := range readCorpus(t) {
 		r := robotstxt.Lint(b, robotstxt.LintOptions{URL: "https://" + name + "/robots.txt"})
 		nl := bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) + 1
-		seen := map[string]bool{}
+		seen, loud := map[string]bool{}, map[string]bool{}
 		for _, d := range r.Diagnostics {
 			if _, ok := robotstxt.ExplainLint(d.Code); !ok {
 				t.Errorf("%s: undocumented code %v", name, d)
@@ -326,13 +331,23 @@ func lintCorpusCounts(t *testing.T) map[string]int {
 			if d.Line < 1 || d.Line > nl {
 				t.Errorf("%s: finding on line %d of %d: %v", name, d.Line, nl, d)
 			}
+			c := counts[d.Code]
+			if c == nil {
+				c = &corpusCount{}
+				counts[d.Code] = c
+			}
+			c.findings++
 			if !seen[d.Code] {
 				seen[d.Code] = true
-				files[d.Code]++
+				c.files++
+			}
+			if d.Severity >= robotstxt.Warning && !loud[d.Code] {
+				loud[d.Code] = true
+				c.loud++
 			}
 		}
 	}
-	return files
+	return counts
 }
 
 // TestLintDocs regenerates docs/lint.md from the code table and the corpus
@@ -349,20 +364,21 @@ func TestLintDocs(t *testing.T) {
 	}
 	counts := lintCorpusCounts(t)
 	b.WriteString(lintDocsCorpus)
-	var codes []string
-	for c := range counts {
-		codes = append(codes, c)
-	}
-	sort.Slice(codes, func(i, j int) bool {
-		if counts[codes[i]] != counts[codes[j]] {
-			return counts[codes[i]] > counts[codes[j]]
+	var codes, absent []string
+	for _, c := range robotstxt.LintCodes() {
+		if counts[c.Code] != nil {
+			codes = append(codes, c.Code)
+		} else {
+			absent = append(absent, "`"+c.Code+"`")
 		}
-		return codes[i] < codes[j]
-	})
-	b.WriteString("| code | files |\n|---|---:|\n")
-	for _, c := range codes {
-		fmt.Fprintf(&b, "| `%s` | %d |\n", c, counts[c])
 	}
+	sort.SliceStable(codes, func(i, j int) bool { return counts[codes[i]].files > counts[codes[j]].files })
+	b.WriteString("| code | files | files where it is a warning or error | findings |\n|---|---:|---:|---:|\n")
+	for _, c := range codes {
+		n := counts[c]
+		fmt.Fprintf(&b, "| `%s` | %d | %d | %d |\n", c, n.files, n.loud, n.findings)
+	}
+	fmt.Fprintf(&b, "\nIn no file: %s (each has its own case in robotstxt/testdata/lint).\n", strings.Join(absent, ", "))
 	golden(t, filepath.Join("..", "docs", "lint.md"), b.Bytes())
 }
 
@@ -427,6 +443,7 @@ prints the text below.
   status means crawlers do not read the body.
 
 ## Summary
+
 `
 
 const lintDocsCorpus = `
