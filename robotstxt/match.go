@@ -12,6 +12,10 @@ type rule struct {
 	n     uint32 // pattern length = match priority (RFC 9309 §2.2.2: octets)
 	line  uint32
 	head  uint32 // length of the literal head: up to the first '*', without a final '$'
+	// need has bit c&31 set for every byte c that the pattern's tail (after
+	// the head) requires; a path lacking one cannot match. It lets a check
+	// skip most wildcard rules with one AND.
+	need  uint32
 	flags uint8
 }
 
@@ -32,12 +36,40 @@ const (
 type index struct {
 	keys  []ikey
 	order []uint32 // rule numbers, grouped by key
+	// need[j] is rules[order[j]].need, kept beside order so that the loop
+	// over a key's wildcard rules rejects most of them without touching
+	// the rules themselves.
+	need []uint32
+	wild bool // some rule has a need mask
 }
 
 type ikey struct {
+	// word is the head's first 8 bytes, big-endian and zero-padded: the
+	// binary search compares words and looks at the bytes only on a tie.
+	word        uint64
 	off, n      uint32 // the head, in arena
 	first, last uint32 // order[first:last]
 	parent      int32
+}
+
+// prefixWord packs the first 8 bytes of s, big-endian, zero-padded, so that
+// word order is byte order wherever the words differ.
+func prefixWord(s string) uint64 {
+	var w uint64
+	n := min(len(s), 8)
+	for i := 0; i < n; i++ {
+		w |= uint64(s[i]) << (56 - 8*i)
+	}
+	return w
+}
+
+// byteMask has bit c&31 set for each byte c of s.
+func byteMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 31)
+	}
+	return m
 }
 
 // match is the best rule found so far.
@@ -91,6 +123,13 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		}
 	}
 	ix.keys = make([]ikey, 0, distinct)
+	ix.need = make([]uint32, len(ids))
+	for j, id := range ids {
+		ix.need[j] = rules[id].need
+		if rules[id].need != 0 {
+			ix.wild = true
+		}
+	}
 	var stackBuf [16]int32
 	stack := stackBuf[:0]
 	for i := 0; i < len(ids); {
@@ -100,7 +139,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 			j++
 		}
 		r := &rules[ids[i]]
-		k := ikey{off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
+		k := ikey{word: prefixWord(h), off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
 			if strings.HasPrefix(h, arena[top.off:top.off+top.n]) {
@@ -121,11 +160,12 @@ func (ix *index) lookup(arena string, rules []rule, path string) match {
 	best := match{r: -1}
 	keys := ix.keys
 	// Greatest key ≤ path.
+	pw := prefixWord(path)
 	lo, hi := 0, len(keys)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		k := &keys[m]
-		if arena[k.off:k.off+k.n] <= path {
+		if k.word < pw || k.word == pw && arena[k.off:k.off+k.n] <= path {
 			lo = m + 1
 		} else {
 			hi = m
@@ -139,10 +179,19 @@ func (ix *index) lookup(arena string, rules []rule, path string) match {
 		}
 		i = k.parent
 	}
+	var have uint32
+	if ix.wild {
+		have = byteMask(path)
+	}
+	order, need := ix.order, ix.need
 	for i >= 0 {
 		k := &keys[i]
 		rest := path[k.n:]
-		for _, id := range ix.order[k.first:k.last] {
+		for j := k.first; j < k.last; j++ {
+			if need[j]&^have != 0 {
+				continue // the path lacks a byte the rule needs
+			}
+			id := order[j]
 			r := &rules[id]
 			if !best.better(r) {
 				// Rules under a key come best first: none of the rest can win.

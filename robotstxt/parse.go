@@ -257,6 +257,17 @@ func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 			break
 		}
 	}
+	if ru.flags&(fWild|fAnchor) != 0 {
+		tail := bytesString(pat[ru.head:])
+		if ru.flags&fAnchor != 0 {
+			tail = tail[:len(tail)-1]
+		}
+		for i := 0; i < len(tail); i++ {
+			if tail[i] != '*' {
+				ru.need |= 1 << (tail[i] & 31)
+			}
+		}
+	}
 	p.f.rules = append(p.f.rules, ru)
 	p.f.groups[p.cur].ruleHi++
 	return uint32(len(p.f.rules) - 1)

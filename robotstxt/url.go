@@ -31,6 +31,23 @@ func pathOf(rawurl string, buf []byte) string {
 // pathFast is pathOf without the rewrite: when the path must get a leading
 // "/", it returns the path without it and false.
 func pathFast(rawurl string) (string, bool) {
+	// Fast path for what crawlers send: an http(s) URL. robots.cc's general
+	// rules below give the same answer for these.
+	if n := schemeLen(rawurl); n > 0 {
+		for i := n; i < len(rawurl); i++ {
+			switch rawurl[i] {
+			case '/', '?', ';':
+				p := rawurl[i:]
+				if h := strings.IndexByte(p, '#'); h >= 0 {
+					p = p[:h]
+				}
+				return p, p[0] == '/'
+			case '#':
+				return "/", true
+			}
+		}
+		return "/", true
+	}
 	start := 0
 	if len(rawurl) >= 2 && rawurl[0] == '/' && rawurl[1] == '/' {
 		start = 2
@@ -74,6 +91,19 @@ func bytesString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// schemeLen returns 7 or 8 when s starts with "http://" or "https://".
+func schemeLen(s string) int {
+	if len(s) >= 8 && s[:4] == "http" {
+		if s[4:7] == "://" {
+			return 7
+		}
+		if s[4:8] == "s://" {
+			return 8
+		}
+	}
+	return 0
 }
 
 func indexAnyPath(s string, from int) int {
