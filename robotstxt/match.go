@@ -8,10 +8,10 @@ import (
 // rule is the compact form of one allow or disallow rule. Its pattern (as
 // compared: escaped, normalised) lives in the file's arena.
 type rule struct {
-	off   uint32 // pattern in arena
-	n     uint32 // pattern length = match priority (RFC 9309 §2.2.2: octets)
-	line  uint32
-	head  uint32 // length of the literal head: up to the first '*', without a final '$'
+	off  uint32 // pattern in arena
+	n    uint32 // pattern length = match priority (RFC 9309 §2.2.2: octets)
+	line uint32
+	head uint32 // length of the literal head: up to the first '*', without a final '$'
 	// need has bit c&31 set for every byte c that the pattern's tail (after
 	// the head) requires; a path lacking one cannot match. It lets a check
 	// skip most wildcard rules with one AND.
