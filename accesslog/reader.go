@@ -63,7 +63,12 @@ type Reader struct {
 
 	rec   Record
 	stats Stats
+	onBad func(BadLine)
 }
+
+// OnBad sets a function called for every bad line as it is read (the
+// Stats keep only the first MaxSamples). The BadLine's Text is capped.
+func (r *Reader) OnBad(f func(BadLine)) { r.onBad = f }
 
 // counter counts the bytes read from the underlying input, for progress.
 type counter struct {
@@ -218,14 +223,21 @@ func (r *Reader) Next() (*Record, error) {
 
 func (r *Reader) bad(line []byte, msg string) {
 	r.stats.Bad++
+	if len(r.stats.Samples) >= MaxSamples && r.onBad == nil {
+		return
+	}
+	if len(line) > sampleLen {
+		line = line[:sampleLen]
+	}
+	b := BadLine{
+		Source: r.name, Line: r.stats.Lines, Error: msg,
+		Text: strings.ToValidUTF8(string(line), string(utf8.RuneError)),
+	}
 	if len(r.stats.Samples) < MaxSamples {
-		if len(line) > sampleLen {
-			line = line[:sampleLen]
-		}
-		r.stats.Samples = append(r.stats.Samples, BadLine{
-			Source: r.name, Line: r.stats.Lines, Error: msg,
-			Text: strings.ToValidUTF8(string(line), string(utf8.RuneError)),
-		})
+		r.stats.Samples = append(r.stats.Samples, b)
+	}
+	if r.onBad != nil {
+		r.onBad(b)
 	}
 }
 

@@ -1,0 +1,582 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"net/netip"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/rep-toolkit/rep/accesslog"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Options configure an audit.
+type Options struct {
+	// Robots is the robots.txt history; nil skips the robots.txt checks.
+	Robots *History
+	// Site, when set, is the host the history belongs to: requests logged
+	// for other hosts are counted as OtherHost and not analysed, and
+	// requests whose format logs no host are taken to be for Site.
+	Site string
+	// Verifier checks crawler identities; nil leaves every request
+	// unchecked. VerifyMode labels it in the report ("lists", "dns+lists").
+	Verifier   *identity.Verifier
+	VerifyMode string
+	// Grace is the robots.txt cache allowance (default DefaultGrace).
+	Grace time.Duration
+	// TopK is how many paths to track per crawler (default 1000); Report
+	// lists the top TopPaths (default 20).
+	TopK, TopPaths int
+	// MaxIPs bounds the distinct (crawler, address) pairs whose
+	// verification is deferred to Finish (default 1<<20); past it, requests
+	// are verified as they come.
+	MaxIPs int
+	// Workers is the number of concurrent verifications in Finish
+	// (default 32: DNS lookups wait, they do not compute).
+	Workers int
+}
+
+func (o *Options) defaults() {
+	if o.Grace == 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.TopK <= 0 {
+		o.TopK = 1000
+	}
+	if o.TopPaths <= 0 {
+		o.TopPaths = 20
+	}
+	if o.MaxIPs <= 0 {
+		o.MaxIPs = 1 << 20
+	}
+	if o.Workers <= 0 {
+		o.Workers = 32
+	}
+	if o.VerifyMode == "" {
+		o.VerifyMode = "off"
+		if o.Verifier != nil {
+			o.VerifyMode = "lists"
+		}
+	}
+}
+
+// RobotsVerdict is the robots.txt answer for one request.
+type RobotsVerdict uint8
+
+// Robots verdicts.
+const (
+	RobotsUnknown    RobotsVerdict = iota // no robots.txt in force, or not a crawler
+	RobotsAllowed                         // allowed by the version in force
+	RobotsDisallowed                      // disallowed by every version it could have cached
+	RobotsGrace                           // disallowed only by a version younger than the grace period
+)
+
+func (v RobotsVerdict) String() string {
+	return [...]string{"", "allow", "disallow", "grace"}[v]
+}
+
+// Row is what Add found out about one request.
+type Row struct {
+	Crawler *crawlers.Crawler // nil: not a known crawler
+	Robots  RobotsVerdict
+	Rule    robotstxt.Rule // the deciding rule of the version in force
+	Version int            // index of the robots.txt version in force, -1 none
+	// Gap is the time since the crawler's previous request to this host
+	// (-1: none); Delay the Crawl-delay in force (0: none or not honoured).
+	Gap, Delay time.Duration
+	// Identity is set only by an Auditor with Inline verification.
+	Identity identity.Verdict
+}
+
+// Auditor aggregates one stream of records. It is not safe for concurrent
+// use: run one per file and Merge their Reports.
+type Auditor struct {
+	opt    Options
+	inline bool
+	rep    Report
+	states map[*crawlers.Crawler]*cstate
+	order  []*cstate
+	first  int64
+	last   int64
+	nIPs   int
+	cache  map[ipKey]identity.Verdict // inline verification cache
+	site   []byte
+}
+
+type ipKey struct {
+	c  *crawlers.Crawler
+	ip string
+}
+
+// cstate is the running aggregate of one crawler.
+type cstate struct {
+	c            *crawlers.Crawler
+	out          Crawler
+	status       [1000]int64
+	robotsStatus map[int]int64
+	days         map[int64]int64
+	agents       []*robotstxt.Agent
+	delays       []int64 // ns per version; -1 not yet computed
+	viol         map[[2]int]*Violation
+	top          *topK
+	hosts        map[string]*Edge
+	ips          map[string]*ipStat
+	firstReq     int64
+	firstRobots  int64
+	delay        DelayStats
+	delaySeen    bool
+}
+
+type ipStat struct {
+	requests, disallowed int64
+	first                int64
+}
+
+// New returns an Auditor. With inline set, every crawler request is
+// verified as it is added (for enrich, which needs a verdict per line);
+// otherwise verification waits for Finish and runs concurrently, once per
+// distinct address.
+func New(opt Options, inline bool) *Auditor {
+	opt.defaults()
+	a := &Auditor{opt: opt, inline: inline, states: map[*crawlers.Crawler]*cstate{}, cache: map[ipKey]identity.Verdict{}}
+	a.site = []byte(strings.ToLower(opt.Site))
+	a.rep.Schema = SchemaVersion
+	a.rep.Grace = Duration(opt.Grace)
+	a.rep.Verify = opt.VerifyMode
+	for i := 0; i < opt.Robots.Len(); i++ {
+		v := opt.Robots.Version(i)
+		a.rep.Robots = append(a.rep.Robots, RobotsInfo{Since: v.Since, Source: v.Source})
+	}
+	return a
+}
+
+func (a *Auditor) state(c *crawlers.Crawler) *cstate {
+	if s, ok := a.states[c]; ok {
+		return s
+	}
+	s := &cstate{
+		c: c,
+		out: Crawler{
+			Name: c.Name, Operator: c.Operator, Purpose: string(c.Purpose),
+			ObeysRobots: string(c.RobotsTxt), ObeysCrawlDelay: string(c.CrawlDelay),
+		},
+		robotsStatus: map[int]int64{},
+		days:         map[int64]int64{},
+		viol:         map[[2]int]*Violation{},
+		top:          newTopK(a.opt.TopK),
+		hosts:        map[string]*Edge{},
+		ips:          map[string]*ipStat{},
+		firstReq:     -1,
+		firstRobots:  -1,
+	}
+	n := a.opt.Robots.Len()
+	s.agents = make([]*robotstxt.Agent, n)
+	s.delays = make([]int64, n)
+	for i := range s.delays {
+		s.delays[i] = -1
+	}
+	a.states[c] = s
+	a.order = append(a.order, s)
+	return s
+}
+
+// agentNames is the robots.txt fallback chain for a crawler: its own
+// tokens, then the crawler family Google documents a fallback to
+// (Googlebot-Image, -Video and -News obey a Googlebot group).
+func agentNames(c *crawlers.Crawler) []string {
+	names := append([]string(nil), c.Tokens...)
+	if len(names) == 0 {
+		names = append(names, c.Name)
+	}
+	for _, t := range c.Tokens {
+		if strings.HasPrefix(t, "Googlebot-") {
+			names = append(names, "Googlebot")
+			break
+		}
+	}
+	return names
+}
+
+func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
+	if s.agents[i] == nil {
+		s.agents[i] = h.versions[i].File.Agent(agentNames(s.c)...)
+	}
+	return s.agents[i]
+}
+
+// crawlDelay returns the Crawl-delay (ns) version i sets for the crawler,
+// 0 if none or if the crawler is not documented to honour it.
+func (s *cstate) crawlDelay(h *History, i int) int64 {
+	if s.delays[i] < 0 {
+		s.delays[i] = 0
+		if s.c.CrawlDelay == crawlers.Yes {
+			if d, _, ok := s.agent(h, i).CrawlDelay(); ok {
+				s.delays[i] = int64(d)
+			}
+		}
+	}
+	return s.delays[i]
+}
+
+// ignoresStar reports crawlers that obey only groups naming them (Google's
+// AdsBot ignores the "*" group).
+func ignoresStar(c *crawlers.Crawler) bool {
+	return strings.HasPrefix(c.Name, "AdsBot-Google")
+}
+
+// str views b as a string without copying; the callee must not keep it.
+func str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+var robotsPath = []byte("/robots.txt")
+
+// Add counts one request. It allocates only for what it sees the first
+// time: a crawler, a host, a path in the top-k, a client address.
+func (a *Auditor) Add(ctx context.Context, rec *accesslog.Record) Row {
+	row := Row{Version: -1, Gap: -1}
+	a.rep.Requests++
+	t := rec.Time
+	if a.rep.Requests == 1 || t < a.first {
+		a.first = t
+	}
+	if t > a.last {
+		a.last = t
+	}
+	host := rec.Host
+	if len(a.site) > 0 {
+		if len(host) > 0 && !bytes.EqualFold(host, a.site) {
+			a.rep.OtherHost++
+			return row
+		}
+		host = a.site
+	}
+	if !rec.HasUserAgent {
+		a.rep.NoUserAgent++
+		return row
+	}
+	c, ok := crawlers.MatchBytes(rec.UserAgent)
+	if !ok {
+		a.rep.Other++
+		return row
+	}
+	row.Crawler = c
+	s := a.state(c)
+	o := &s.out
+	o.Requests++
+	if rec.Bytes > 0 {
+		o.Bytes += rec.Bytes
+	}
+	if rec.Status >= 0 && rec.Status < len(s.status) {
+		s.status[rec.Status]++
+	}
+	day := t / int64(24*time.Hour)
+	s.days[day]++
+	if s.firstReq < 0 || t < s.firstReq {
+		s.firstReq = t
+	}
+	pq := rec.PathQuery()
+	path := rec.Path()
+	if bytes.Equal(path, robotsPath) {
+		o.RobotsFetches++
+		s.robotsStatus[rec.Status]++
+		if s.firstRobots < 0 || t < s.firstRobots {
+			s.firstRobots = t
+		}
+	}
+	if len(path) > 0 {
+		s.top.add(path, 1)
+	}
+
+	h := a.opt.Robots
+	vi := -1
+	if h != nil {
+		vi = h.at(t)
+	}
+	row.Version = vi
+	disallowed := false
+	if vi >= 0 && len(pq) > 0 {
+		d := s.agent(h, vi).Check(str(pq))
+		row.Rule = d.Rule
+		switch {
+		case d.Allowed || (ignoresStar(c) && d.Group.Agent == "*"):
+			row.Robots = RobotsAllowed
+		case a.inGrace(s, h, vi, t, pq):
+			row.Robots = RobotsGrace
+			o.GraceRequests++
+		default:
+			row.Robots = RobotsDisallowed
+			disallowed = true
+			o.DisallowedRequests++
+			key := [2]int{vi, d.Rule.Line}
+			v := s.viol[key]
+			if v == nil {
+				ver := h.versions[vi]
+				v = &Violation{Robots: ver.Source, Since: ver.Since, Rule: d.Rule.String(), Line: d.Rule.Line, Example: string(pq), First: time.Unix(0, t).UTC()}
+				s.viol[key] = v
+			}
+			v.Count++
+		}
+		if delay := s.crawlDelay(h, vi); delay > 0 || s.c.CrawlDelay == crawlers.Yes {
+			row.Delay = time.Duration(delay)
+			row.Gap = time.Duration(a.gap(s, host, t, delay))
+		}
+	}
+	a.identity(ctx, s, rec, t, disallowed, &row)
+	return row
+}
+
+// inGrace reports whether a version the crawler could still have cached at
+// t (one in force during the grace period before t) allows the URL.
+func (a *Auditor) inGrace(s *cstate, h *History, vi int, t int64, pq []byte) bool {
+	from := t - int64(a.opt.Grace)
+	for j := vi - 1; j >= 0 && h.since[j+1] > from; j-- {
+		if s.agent(h, j).Check(str(pq)).Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// gap records a request at t to host and returns the gap since the
+// previous one (-1 for the first), counting it against delay.
+func (a *Auditor) gap(s *cstate, host []byte, t, delay int64) int64 {
+	e := s.hosts[string(host)]
+	if e == nil {
+		if len(s.hosts) >= 10000 {
+			return -1
+		}
+		s.hosts[string(host)] = &Edge{Host: string(host), First: t, Last: t, FirstDelay: delay}
+		return -1
+	}
+	g := t - e.Last
+	if g < 0 { // lines slightly out of order
+		g = -g
+	} else {
+		e.Last = t
+	}
+	if t < e.First {
+		e.First = t
+	}
+	s.checkGap(g, delay)
+	return g
+}
+
+func (s *cstate) checkGap(g, delay int64) {
+	if delay <= 0 {
+		return
+	}
+	d := &s.delay
+	sec := time.Duration(g).Seconds()
+	if !s.delaySeen || sec < d.Shortest {
+		d.Shortest = sec
+	}
+	s.delaySeen = true
+	if ds := time.Duration(delay).Seconds(); ds > d.Delay {
+		d.Delay = ds
+	}
+	d.CheckedGaps++
+	if g < delay {
+		d.TooFast++
+	}
+}
+
+func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record, t int64, disallowed bool, row *Row) {
+	if a.opt.Verifier == nil {
+		s.out.Unchecked++
+		return
+	}
+	if !a.inline && a.nIPs < a.opt.MaxIPs {
+		st := s.ips[string(rec.IP)]
+		if st == nil {
+			st = &ipStat{first: t}
+			s.ips[string(rec.IP)] = st
+			a.nIPs++
+		}
+		st.requests++
+		if disallowed {
+			st.disallowed++
+		}
+		return
+	}
+	key := ipKey{s.c, string(rec.IP)}
+	v, ok := a.cache[key]
+	if !ok {
+		v = a.verify(ctx, s.c, key.ip, t)
+		if len(a.cache) < a.opt.MaxIPs {
+			a.cache[key] = v
+		}
+	}
+	row.Identity = v
+	s.count(v, 1, b2i(disallowed), false)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t int64) identity.Verdict {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return identity.Unverifiable
+	}
+	return a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t)).Verdict
+}
+
+// count adds n requests with verdict v (d of them disallowed).
+func (s *cstate) count(v identity.Verdict, n, d int64, distinct bool) {
+	o := &s.out
+	switch v {
+	case identity.Verified:
+		o.Verified += n
+		if distinct {
+			o.VerifiedIPs++
+		}
+	case identity.Spoofed:
+		o.Spoofed += n
+		o.SpoofedDisallowed += d
+		if distinct {
+			o.SpoofedIPs++
+		}
+	case identity.RDNSOnly:
+		o.RDNSOnly += n
+	default:
+		o.Unverifiable += n
+	}
+}
+
+// Finish runs the deferred verifications, concurrently, and adds the
+// reader's line counts. Call it once, after the last Add.
+func (a *Auditor) Finish(ctx context.Context, st accesslog.Stats, source string) {
+	a.rep.Sources = append(a.rep.Sources, source)
+	a.rep.Lines += st.Lines
+	a.rep.BadLines += st.Bad
+	for _, b := range st.Samples {
+		if len(a.rep.BadSamples) < accesslog.MaxSamples {
+			a.rep.BadSamples = append(a.rep.BadSamples, b)
+		}
+	}
+	if a.opt.Verifier == nil || a.inline {
+		return
+	}
+	type job struct {
+		s  *cstate
+		ip string
+		st *ipStat
+	}
+	jobs := make(chan job)
+	type result struct {
+		job
+		v identity.Verdict
+	}
+	results := make(chan result)
+	var wg sync.WaitGroup
+	workers := min(a.opt.Workers, max(1, a.nIPs))
+	if a.opt.VerifyMode == "lists" {
+		workers = min(workers, runtime.GOMAXPROCS(0))
+	}
+	for range workers {
+		wg.Go(func() {
+			for j := range jobs {
+				results <- result{j, a.verify(ctx, j.s.c, j.ip, j.st.first)}
+			}
+		})
+	}
+	go func() {
+		for _, s := range a.order {
+			for ip, st := range s.ips {
+				jobs <- job{s, ip, st}
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		close(results)
+	}()
+	for r := range results {
+		r.s.count(r.v, r.st.requests, r.st.disallowed, true)
+	}
+	for _, s := range a.order {
+		s.ips = nil
+	}
+	a.nIPs = 0
+}
+
+// Report returns the aggregate so far. Call Finish first.
+func (a *Auditor) Report() *Report {
+	r := a.rep
+	r.Sources = append([]string(nil), a.rep.Sources...)
+	if a.rep.Requests > 0 {
+		r.First = time.Unix(0, a.first).UTC()
+		r.Last = time.Unix(0, a.last).UTC()
+	}
+	r.Crawlers = make([]*Crawler, 0, len(a.order))
+	for _, s := range a.order {
+		c := s.out
+		c.Status = map[string]int64{}
+		for code, n := range s.status {
+			if n > 0 {
+				c.Status[strconv3(code)] = n
+			}
+		}
+		c.Days = map[string]int64{}
+		for d, n := range s.days {
+			c.Days[time.Unix(d*86400, 0).UTC().Format(time.DateOnly)] = n
+		}
+		if len(s.robotsStatus) > 0 {
+			c.RobotsStatus = map[string]int64{}
+			for code, n := range s.robotsStatus {
+				c.RobotsStatus[strconv3(code)] = n
+			}
+		}
+		if s.firstReq >= 0 {
+			c.FirstRequest = time.Unix(0, s.firstReq).UTC()
+		}
+		if s.firstRobots >= 0 {
+			c.FirstRobotsFetch = time.Unix(0, s.firstRobots).UTC()
+		}
+		for _, v := range s.viol {
+			c.Violations = append(c.Violations, *v)
+		}
+		sortViolations(c.Violations)
+		if s.delaySeen || s.c.CrawlDelay == crawlers.Yes && hasDelay(s) {
+			d := s.delay
+			c.CrawlDelay = &d
+		}
+		c.TopPaths = s.top.list()
+		for _, e := range s.hosts {
+			c.Edges = append(c.Edges, *e)
+		}
+		sortEdges(c.Edges)
+		r.Crawlers = append(r.Crawlers, &c)
+	}
+	sortCrawlers(r.Crawlers)
+	return &r
+}
+
+func hasDelay(s *cstate) bool {
+	for _, d := range s.delays {
+		if d > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func strconv3(code int) string {
+	if code == 0 {
+		return "-"
+	}
+	return string([]byte{byte('0' + code/100), byte('0' + code/10%10), byte('0' + code%10)})
+}

@@ -1,0 +1,71 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// DefaultGrace is how long a crawler may keep using a cached robots.txt
+// after it changed (RFC 9309 §2.4: "crawlers SHOULD NOT use the cached
+// version for more than 24 hours").
+const DefaultGrace = 24 * time.Hour
+
+// Version is one robots.txt and the time it went live.
+type Version struct {
+	// Since is when this version went live; zero means "always" (before
+	// every other version).
+	Since time.Time
+	// Source names where it came from (a file name or URL), for reports.
+	Source string
+	File   *robotstxt.File
+}
+
+// History is the sequence of robots.txt versions of a site, oldest first.
+// It is immutable and safe for concurrent use.
+type History struct {
+	versions []Version
+	since    []int64 // Unix ns; math.MinInt64 for "always"
+}
+
+// NewHistory builds a History. Versions may be given in any order; two
+// with the same Since time are an error.
+func NewHistory(vs ...Version) (*History, error) {
+	h := &History{versions: append([]Version(nil), vs...)}
+	sort.SliceStable(h.versions, func(i, j int) bool { return h.versions[i].Since.Before(h.versions[j].Since) })
+	for i := 1; i < len(h.versions); i++ {
+		if h.versions[i].Since.Equal(h.versions[i-1].Since) {
+			return nil, fmt.Errorf("robots.txt %s and %s both go live at %s: give each its own @TIME", h.versions[i-1].Source, h.versions[i].Source, h.versions[i].Since.Format(time.RFC3339))
+		}
+	}
+	for _, v := range h.versions {
+		if v.File == nil {
+			return nil, fmt.Errorf("robots.txt %s: no parsed file", v.Source)
+		}
+		s := int64(math.MinInt64)
+		if !v.Since.IsZero() {
+			s = v.Since.UnixNano()
+		}
+		h.since = append(h.since, s)
+	}
+	return h, nil
+}
+
+// Len returns the number of versions.
+func (h *History) Len() int {
+	if h == nil {
+		return 0
+	}
+	return len(h.versions)
+}
+
+// Version returns version i (0 is the oldest).
+func (h *History) Version(i int) Version { return h.versions[i] }
+
+// at returns the index of the version in force at t (Unix ns), or -1.
+func (h *History) at(t int64) int {
+	return sort.Search(len(h.since), func(i int) bool { return h.since[i] > t }) - 1
+}

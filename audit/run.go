@@ -1,0 +1,109 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rep-toolkit/rep/accesslog"
+)
+
+// Input is how Run reads logs.
+type Input struct {
+	// Format is the log format; nil detects it per file.
+	Format *accesslog.Format
+	// Log configures the parser (trusted client-IP header).
+	Log accesslog.Options
+	// Stdin is read for the file name "-".
+	Stdin io.Reader
+	// Jobs is how many files are read at once (default GOMAXPROCS): each
+	// file, gzip above all, decompresses serially, so files are the unit of
+	// parallelism.
+	Jobs int
+}
+
+// Progress is updated while Run works; read it from another goroutine.
+type Progress struct {
+	Bytes atomic.Int64 // input bytes consumed (compressed size for compressed files)
+	Lines atomic.Int64 // requests read
+}
+
+// Run audits the files (several at once), merging their Reports. An
+// unreadable file is an error naming it; bad lines are not.
+func Run(ctx context.Context, files []string, in Input, opt Options, prog *Progress) (*Report, error) {
+	if prog == nil {
+		prog = &Progress{}
+	}
+	jobs := in.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	reports := make([]*Report, len(files))
+	errs := make([]error, len(files))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, name := range files {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			reports[i], errs[i] = runOne(ctx, name, in, opt, prog)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if len(reports) == 1 {
+		return reports[0], nil
+	}
+	return Merge(opt.TopK, reports...)
+}
+
+// Open opens one log for reading: "-" is in.Stdin.
+func Open(name string, in Input) (*accesslog.Reader, error) {
+	if name == "-" {
+		if in.Stdin == nil {
+			return nil, fmt.Errorf("-: no standard input")
+		}
+		return accesslog.NewReader(in.Stdin, "-", in.Format, in.Log)
+	}
+	return accesslog.Open(name, in.Format, in.Log)
+}
+
+func runOne(ctx context.Context, name string, in Input, opt Options, prog *Progress) (*Report, error) {
+	r, err := Open(name, in)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	a := New(opt, false)
+	var n, seen int64
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		a.Add(ctx, rec)
+		n++
+		if n&0xffff == 0 {
+			prog.Lines.Add(0x10000)
+			b := r.BytesRead()
+			prog.Bytes.Add(b - seen)
+			seen = b
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	prog.Lines.Add(n & 0xffff)
+	prog.Bytes.Add(r.BytesRead() - seen)
+	a.Finish(ctx, r.Stats(), name)
+	return a.Report(), nil
+}
