@@ -410,7 +410,7 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 		out.Error = fmt.Sprintf("GET %s: %v", out.URL, unwrapURLError(err))
 		return f.definitive(e, BadRedirect, header(resp), nil)
 	case err != nil:
-		return f.unreachable(e, prev, nil, err)
+		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %w", out.URL, unwrapURLError(err)))
 	}
 	code := resp.StatusCode
 	switch {
@@ -508,10 +508,6 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err er
 	out := &e.Last
 	now := out.FetchedAt
 	out.Error = err.Error()
-	var be *netguard.BlockedError
-	if errors.As(err, &be) {
-		out.Error = fmt.Sprintf("GET %s: %v", out.URL, be)
-	}
 	retry := f.o.RetryInterval
 	if resp != nil {
 		if ra, ok := retryAfter(resp.Header, now); ok {

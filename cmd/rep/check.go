@@ -18,7 +18,7 @@ func init() {
 	register(&command{name: "check", summary: "test URLs against a robots.txt for a crawler", run: runCheck})
 }
 
-const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile google|rfc9309] [-json] [URL ...]
+const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile google|rfc9309] [-json] [-v] [URL ...]
 
 Tests each URL against robots.txt for one crawler and prints the verdict and
 the deciding line. URLs come from the arguments, or one per line on standard
@@ -43,6 +43,7 @@ type checkResult struct {
 	Rule    string `json:"rule"`
 	Group   string `json:"group"`
 	Reason  string `json:"reason"`
+	Fetch   any    `json:"fetch,omitempty"` // -v: how robots.txt was fetched
 }
 
 func runCheck(e *env) int {
@@ -52,6 +53,7 @@ func runCheck(e *env) int {
 	agent := fs.String("agent", "", "crawler `NAME`: product token, User-Agent, or comma-separated fallback chain")
 	profile := fs.String("profile", "google", "`PROFILE`: google (Google's parser exactly) or rfc9309")
 	asJSON := fs.Bool("json", false, "print one JSON object per URL")
+	verbose := fs.Bool("v", false, "without -robots: also show how each URL's robots.txt was fetched")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), checkUsage)
 		fs.PrintDefaults()
@@ -136,10 +138,15 @@ func runCheck(e *env) int {
 		if !d.Allowed {
 			status = exitFinding
 		}
+		var info string
+		var fetched any
+		if *verbose && f == nil && checkFetchInfo != nil {
+			info, fetched = checkFetchInfo(e, u, names, prof)
+		}
 		if *asJSON {
 			enc.Encode(checkResult{
 				URL: u, Agent: *agent, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
-				Group: d.Group.Agent, Reason: d.Reason.String(),
+				Group: d.Group.Agent, Reason: d.Reason.String(), Fetch: fetched,
 			})
 			continue
 		}
@@ -156,6 +163,9 @@ func runCheck(e *env) int {
 			why += " (" + d.Reason.String() + ")"
 		}
 		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, why)
+		if info != "" {
+			fmt.Fprintf(out, "%-10s %s\n", "", info)
+		}
 	}
 	return status
 }
@@ -163,6 +173,10 @@ func runCheck(e *env) int {
 // checkFetch, when set by the fetching code, decides a URL by fetching its
 // site's robots.txt. Without it, -robots is required.
 var checkFetch func(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error)
+
+// checkFetchInfo, set with checkFetch, says for -v how rawurl's robots.txt
+// was fetched: a line of text and a value for -json.
+var checkFetchInfo func(e *env, rawurl string, agents []string, p robotstxt.Profile) (string, any)
 
 func checkAgents(s string) []string {
 	var names []string

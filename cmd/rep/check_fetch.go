@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Without -robots, rep check fetches each URL's robots.txt through
+// robotsfetch (memory store): one fetch per origin per run, whatever the
+// number of URLs.
+func init() {
+	checkFetch = checkFetchDecide
+	checkFetchInfo = checkFetchOutcome
+}
+
+// checkFetchers holds one Fetcher per run and profile: runs in one process
+// (tests) do not share a cache.
+var checkFetchers = struct {
+	sync.Mutex
+	m map[checkFetchKey]*robotsfetch.Fetcher
+}{m: map[checkFetchKey]*robotsfetch.Fetcher{}}
+
+type checkFetchKey struct {
+	e *env
+	p robotstxt.Profile
+}
+
+func checkFetcher(e *env, agents []string, p robotstxt.Profile) (*robotsfetch.Fetcher, error) {
+	checkFetchers.Lock()
+	defer checkFetchers.Unlock()
+	k := checkFetchKey{e, p}
+	if f := checkFetchers.m[k]; f != nil {
+		return f, nil
+	}
+	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: fetchUserAgent("rep-check", agents), Profile: p})
+	if err != nil {
+		return nil, err
+	}
+	checkFetchers.m[k] = f
+	return f, nil
+}
+
+func checkFetchRobots(e *env, rawurl string, agents []string, p robotstxt.Profile) (*robotsfetch.Robots, error) {
+	if strings.HasPrefix(rawurl, "/") {
+		return nil, fmt.Errorf("URL %q is a path: without -robots FILE each URL's robots.txt is fetched, so give absolute URLs (https://host/path)", rawurl)
+	}
+	f, err := checkFetcher(e, agents, p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.Get(e.ctx, rawurl)
+	if err != nil {
+		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "robotsfetch: "))
+	}
+	return r, nil
+}
+
+func checkFetchDecide(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error) {
+	r, err := checkFetchRobots(e, rawurl, agents, p)
+	if err != nil {
+		return robotstxt.Decision{}, err
+	}
+	return r.Check(rawurl, agents...), nil
+}
+
+// checkFetchOutcome reports, for -v, how rawurl's robots.txt was fetched:
+// one line of text and the outcome for -json. The fetch is already cached
+// by checkFetchDecide.
+func checkFetchOutcome(e *env, rawurl string, agents []string, p robotstxt.Profile) (string, any) {
+	r, err := checkFetchRobots(e, rawurl, agents, p)
+	if err != nil {
+		return err.Error(), nil
+	}
+	o := &r.Outcome
+	s := fmt.Sprintf("robots.txt: %s", o.String())
+	for _, w := range o.Warnings {
+		s += ", warning: " + w.String()
+	}
+	return s, o
+}

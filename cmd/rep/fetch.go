@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func init() {
+	register(&command{name: "fetch", summary: "fetch a site's robots.txt as a crawler would and show how it reads", run: runFetch})
+}
+
+const fetchUsage = `usage: rep fetch [-agent NAME] [-profile google|bing|yandex|rfc9309] [-user-agent UA] [-timeout D] [-json] URL ...
+
+Fetches the robots.txt of each URL's origin (scheme://host[:port]/robots.txt)
+as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
+"no restrictions", 429, 5xx and network errors as "everything disallowed",
+500 KiB read at most after gzip/deflate decoding. It prints what was fetched
+(status, redirects, bytes, cache lifetime) and how it was interpreted (the
+rule of the status table, the verdict, groups, sitemaps, warnings). With
+-agent, also the group that crawler obeys and its pacing.
+
+Exit status: 0 the file was read or is absent, 1 some origin is unreachable
+(everything disallowed), 2 usage error.
+
+flags:
+`
+
+// fetchResult is one line of -json output.
+type fetchResult struct {
+	Input       string               `json:"input"`
+	Outcome     *robotsfetch.Outcome `json:"outcome"`
+	Groups      int                  `json:"groups"`
+	Rules       int                  `json:"rules"`
+	Sitemaps    []string             `json:"sitemaps,omitempty"`
+	Diagnostics []string             `json:"diagnostics,omitempty"`
+	Truncated   bool                 `json:"truncated,omitempty"`
+	Agent       *fetchAgent          `json:"agent,omitempty"`
+}
+
+type fetchAgent struct {
+	Name       string `json:"name"`
+	Group      string `json:"group"`
+	GroupLines []int  `json:"group_lines,omitempty"`
+	Rules      int    `json:"rules"`
+	Delay      string `json:"delay"`
+	DelayFrom  string `json:"delay_from"`
+}
+
+func runFetch(e *env) int {
+	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	agent := fs.String("agent", "", "crawler `NAME` (product token or fallback chain a,b): show its group and pacing")
+	profile := fs.String("profile", "google", "`PROFILE`: google, bing, yandex or rfc9309")
+	ua := fs.String("user-agent", "", "User-Agent `HEADER` to send (default: rep-fetch, naming -agent)")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up on each fetch after `D`")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), fetchUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	prof, ok := rep.ParseProfile(*profile)
+	if !ok {
+		fmt.Fprintf(e.stderr, "rep fetch: unknown -profile %q: use google, bing, yandex or rfc9309\n", *profile)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "rep fetch: give at least one URL, e.g. rep fetch https://example.com/")
+		return exitUsage
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(e.stderr, "rep fetch: -timeout must be positive, e.g. -timeout 10s")
+		return exitUsage
+	}
+	names := checkAgents(*agent)
+	if *ua == "" {
+		*ua = fetchUserAgent("rep-fetch", names)
+	}
+	for _, u := range fs.Args() {
+		if _, err := robotsfetch.Origin(u); err != nil {
+			fmt.Fprintf(e.stderr, "rep fetch: %v\n", strings.TrimPrefix(err.Error(), "robotsfetch: "))
+			return exitUsage
+		}
+	}
+	opts := []rep.Option{rep.WithProfile(prof), rep.WithFetchOptions(robotsfetch.Options{Timeout: *timeout})}
+	if len(names) > 0 {
+		opts = append(opts, rep.WithAgents(names...))
+	}
+	c, err := rep.New(*ua, opts...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
+		return exitUsage
+	}
+	out := bufio.NewWriter(e.stdout)
+	defer out.Flush()
+	status := exitOK
+	for i, u := range fs.Args() {
+		r, err := c.Fetcher().Get(e.ctx, u)
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
+			return exitUsage
+		}
+		if r.Outcome.Verdict == robotsfetch.DisallowAll {
+			status = exitFinding
+		}
+		res := fetchResultOf(e, c, u, r, names)
+		if *asJSON {
+			json.NewEncoder(out).Encode(res)
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		fetchText(out, res)
+	}
+	return status
+}
+
+// fetchUserAgent names rep and the crawler it checks for, so a server log
+// shows who asked; servers varying on User-Agent see the product token.
+func fetchUserAgent(tool string, names []string) string {
+	ua := tool + "/1.0 (+https://github.com/rep-toolkit/rep"
+	if len(names) > 0 {
+		ua += "; checking as " + strings.Join(names, ",")
+	}
+	return ua + ")"
+}
+
+func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, names []string) *fetchResult {
+	res := &fetchResult{Input: input, Outcome: &r.Outcome}
+	if f := r.File; f != nil {
+		res.Groups = len(f.Groups())
+		for _, g := range f.Groups() {
+			res.Rules += len(g.Rules)
+		}
+		for _, s := range f.Sitemaps() {
+			res.Sitemaps = append(res.Sitemaps, s.URL)
+		}
+		for _, d := range f.Diagnostics() {
+			res.Diagnostics = append(res.Diagnostics, d.String())
+		}
+		res.Truncated = f.Truncated()
+	}
+	if len(names) > 0 {
+		a := &fetchAgent{Name: strings.Join(names, ",")}
+		if ag := r.Agent(names...); ag != nil {
+			g := ag.Group()
+			a.Group, a.GroupLines, a.Rules = g.Agent, g.Lines, len(ag.Rules())
+			if a.Group == "" {
+				a.Group = "(none)"
+			}
+		} else {
+			a.Group = "(" + r.Outcome.Verdict.String() + ")"
+		}
+		if d, from, err := c.Delay(e.ctx, input); err == nil {
+			a.Delay, a.DelayFrom = d.String(), from
+		}
+		res.Agent = a
+	}
+	return res
+}
+
+func fetchText(w io.Writer, res *fetchResult) {
+	o := res.Outcome
+	fmt.Fprintf(w, "%s\n", o.URL)
+	status := "no response"
+	if o.Status != 0 {
+		status = fmt.Sprint(o.Status)
+	}
+	fmt.Fprintf(w, "  status     %s\n", status)
+	fmt.Fprintf(w, "  rule       %s: %s\n", o.Rule, o.Rule.Explain())
+	fmt.Fprintf(w, "  verdict    %s\n", o.Verdict)
+	for i, r := range o.Redirects {
+		fmt.Fprintf(w, "  redirect   %d: %s\n", i+1, r)
+	}
+	if o.Error != "" {
+		fmt.Fprintf(w, "  error      %s\n", o.Error)
+	}
+	if o.Status >= 200 && o.Status <= 299 || o.Source == robotsfetch.FromRevalidation {
+		ct := o.ContentType
+		if ct == "" {
+			ct = "no Content-Type"
+		}
+		if o.ContentEncoding != "" {
+			ct += ", " + o.ContentEncoding
+		}
+		fmt.Fprintf(w, "  body       %d bytes, %s\n", o.Bytes, ct)
+	}
+	fmt.Fprintf(w, "  fetched    %s\n", o.FetchedAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(w, "  reuse for  %s (until %s)\n", o.ExpiresAt.Sub(o.FetchedAt).Round(time.Second), o.ExpiresAt.UTC().Format(time.RFC3339))
+	if !o.DownSince.IsZero() {
+		fmt.Fprintf(w, "  down since %s\n", o.DownSince.UTC().Format(time.RFC3339))
+	}
+	for _, wn := range o.Warnings {
+		fmt.Fprintf(w, "  warning    %s: %s\n", wn, fetchWarningText(wn))
+	}
+	if o.Verdict == robotsfetch.UseRules {
+		fmt.Fprintf(w, "  file       %d group(s), %d rule(s), %d sitemap(s), %d diagnostic(s)\n",
+			res.Groups, res.Rules, len(res.Sitemaps), len(res.Diagnostics))
+		for _, s := range res.Sitemaps {
+			fmt.Fprintf(w, "  sitemap    %s\n", s)
+		}
+	}
+	if a := res.Agent; a != nil {
+		fmt.Fprintf(w, "  agent      %s: group %s", a.Name, a.Group)
+		if len(a.GroupLines) > 0 {
+			lines := make([]string, len(a.GroupLines))
+			for i, l := range a.GroupLines {
+				lines[i] = fmt.Sprint(l)
+			}
+			fmt.Fprintf(w, " (line %s)", strings.Join(lines, ", "))
+		}
+		fmt.Fprintf(w, ", %d rule(s), delay %s (%s)\n", a.Rules, a.Delay, a.DelayFrom)
+	}
+}
+
+func fetchWarningText(w robotsfetch.Warning) string {
+	switch w {
+	case robotsfetch.WarnHTML:
+		return "the body is an HTML page, not a robots.txt; read as robots.txt (as Google does), it holds no usable rules"
+	case robotsfetch.WarnContentType:
+		return "the Content-Type is not text/plain (RFC 9309 §2.3); the body was read anyway"
+	case robotsfetch.WarnTruncated:
+		return fmt.Sprintf("the file is over %d KiB; lines after the limit are ignored", robotstxt.DefaultMaxBytes>>10)
+	case robotsfetch.WarnNoStore:
+		return "Cache-Control: no-store; reused only briefly"
+	}
+	return w.String()
+}
