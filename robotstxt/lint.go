@@ -119,6 +119,12 @@ func (r *LintReport) Count(min Severity) int {
 // stable code (see [LintCodes]). It includes the parser's diagnostics. Lint
 // never fails and is safe for any input.
 func Lint(data []byte, opts LintOptions) *LintReport {
+	r, _ := lint(data, opts)
+	return r
+}
+
+// lint is Lint, also returning the work spent on cross-rule checks.
+func lint(data []byte, opts LintOptions) (*LintReport, int) {
 	l := linter{data: data, opts: opts, rep: &LintReport{Profile: opts.Profile}}
 	po := Options{}
 	if opts.Profile == LintRFC9309 {
@@ -148,7 +154,7 @@ func Lint(data []byte, opts LintOptions) *LintReport {
 			l.rep.lines[d.Line] = t
 		}
 	}
-	return l.rep
+	return l.rep, l.work
 }
 
 type linter struct {
@@ -172,13 +178,25 @@ type linter struct {
 
 // spend records n units of work and reports whether the budget allows it.
 func (l *linter) spend(n int) bool {
+	if l.work > lintBudget {
+		return false
+	}
 	l.work += n
 	return l.work <= lintBudget
 }
 
-// checkCost approximates the cost of one matcher call on n rules: the
-// matcher tries every wildcard rule whose literal head matches.
-func checkCost(n int) int { return 1 + n/4 }
+// checkCost approximates the cost of one matcher call on rules: literal
+// rules are found by binary search, but the matcher may try every
+// wildcard rule whose literal head matches.
+func checkCost(rules []Rule) int {
+	n := 0
+	for _, r := range rules {
+		if strings.ContainsAny(r.Pattern, "*$") {
+			n++
+		}
+	}
+	return 1 + n/4
+}
 
 // lintBudget bounds the cross-rule work per file; the largest file of the
 // test corpus (31,847 rules) needs a tenth of it.

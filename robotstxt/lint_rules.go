@@ -221,6 +221,7 @@ type entry struct {
 	star   bool
 	rules  []Rule
 	first  int // first user-agent line
+	cost   int // checkCost of rules
 }
 
 // entries returns the distinct rule sets of the file: one per set of
@@ -261,7 +262,8 @@ func (l *linter) entries() []entry {
 		if len(m.Lines) > 0 {
 			first = m.Lines[0]
 		}
-		out = append(out, entry{agent: a, tokens: []string{tok}, star: star, rules: a.Rules(), first: first})
+		rules := a.Rules()
+		out = append(out, entry{agent: a, tokens: []string{tok}, star: star, rules: rules, first: first, cost: checkCost(rules)})
 	}
 	if s := l.f.Star(); s.Group().Via == ViaStar {
 		add(s, "*", true)
@@ -529,7 +531,7 @@ func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bo
 			}
 			// Ask the matcher too: for the shortest URL the rule matches,
 			// it must not be the deciding rule.
-			if !l.spend(checkCost(len(e.rules))) {
+			if !l.spend(e.cost) {
 				return Rule{}, false
 			}
 			if w, ok := witness(r.Pattern); !ok || e.agent.Check(w).Rule.Line == r.Line {
@@ -590,6 +592,7 @@ func (l *linter) starOverridden(ents []entry) {
 	}
 	var probes []probe
 	rules := star.Rules()
+	cost := checkCost(rules)
 	for _, r := range rules {
 		if r.Allow || r.Pattern == "" {
 			continue
@@ -598,7 +601,7 @@ func (l *linter) starOverridden(ents []entry) {
 		if !ok {
 			continue
 		}
-		if !l.spend(checkCost(len(rules))) {
+		if !l.spend(cost) {
 			return
 		}
 		if d := star.Check(w); d.Allowed || d.Rule.Line != r.Line {
@@ -616,7 +619,7 @@ func (l *linter) starOverridden(ents []entry) {
 		var lost []string
 		n := 0
 		for _, p := range probes {
-			if !l.spend(checkCost(len(e.rules))) {
+			if !l.spend(e.cost) {
 				return
 			}
 			if e.agent.Check(p.w).Allowed {

@@ -1,0 +1,52 @@
+package robotstxt
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLintBudgetCorpus: no real file comes near the work limit, so the
+// limit never hides a finding there (docs/lint.md says so).
+func TestLintBudgetCorpus(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
+	}
+	most, which := 0, ""
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, w := lint(b, LintOptions{}); w > most {
+			most, which = w, e.Name()
+		}
+	}
+	if most > lintBudget/4 {
+		t.Errorf("%s needs %d units of work, more than a quarter of the budget %d", which, most, lintBudget)
+	}
+	t.Logf("most work: %s, %d units (budget %d)", which, most, lintBudget)
+}
+
+// TestLintBudgetHostile: 20,000 distinct wildcard rules in the * group and
+// 30 other groups stay within the budget instead of going quadratic.
+func TestLintBudgetHostile(t *testing.T) {
+	var b []byte
+	b = append(b, "User-agent: *\n"...)
+	for i := range 20000 {
+		b = append(b, "Disallow: /*a"...)
+		b = append(b, itoa(i)...)
+		b = append(b, '\n')
+	}
+	for i := range 30 {
+		b = append(b, "User-agent: bot"...)
+		b = append(b, byte('a'+i%26), byte('a'+i/26))
+		b = append(b, "\nDisallow: /x\n"...)
+	}
+	_, w := lint(b, LintOptions{})
+	if w > lintBudget+5001 {
+		t.Errorf("work %d exceeds the budget %d", w, lintBudget)
+	}
+}
