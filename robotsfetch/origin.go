@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -38,6 +39,9 @@ func Origin(rawurl string) (string, error) {
 	if strings.Contains(host, ":") { // IPv6 literal
 		host = "[" + strings.ToLower(host) + "]"
 	} else {
+		if !utf8.ValidString(host) {
+			return "", fmt.Errorf("robotsfetch: URL %q: host is not valid UTF-8", rawurl)
+		}
 		if host, err = idna.Lookup.ToASCII(host); err != nil {
 			return "", fmt.Errorf("robotsfetch: URL %q: host: %v", rawurl, err)
 		}
