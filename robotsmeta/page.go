@@ -15,21 +15,32 @@ const (
 	FromMeta                     // a <meta> element in the parsed document
 )
 
+// String returns "header" or "meta".
+func (k SourceKind) String() string {
+	if k == FromMeta {
+		return "meta"
+	}
+	return "header"
+}
+
+// MarshalText encodes the kind as its String.
+func (k SourceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
 // Source is one place the page said something: a header field line or a
 // meta element. Every Rule points back to its Source.
 type Source struct {
-	Kind SourceKind
+	Kind SourceKind `json:"kind"`
 	// Name is the header field name or the meta name attribute, as written.
-	Name string
+	Name string `json:"name"`
 	// Value is the header field value or the meta content attribute.
-	Value string
+	Value string `json:"value"`
 	// Line is the 1-based header line number among the lines given to
 	// Parse, or the meta element's line in the (decoded) document.
-	Line int
+	Line int `json:"line"`
 	// Column is the meta element's 1-based byte column; 0 for headers.
-	Column int
+	Column int `json:"column,omitempty"`
 	// InBody is true for a meta element the HTML parser put in <body>.
-	InBody bool
+	InBody bool `json:"in_body,omitempty"`
 }
 
 // String describes the source for a site owner, e.g.
@@ -138,16 +149,20 @@ func (s Severity) String() string {
 	return "info"
 }
 
+// MarshalText encodes the severity as its String.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // Diagnostic is one lint finding. Line and Column locate it: the header
 // line number (Column is the byte offset in the value, 1-based) or the
 // position in the document.
 type Diagnostic struct {
-	Severity     Severity
-	Code         string
-	Message      string
-	Line, Column int
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+	Line     int      `json:"line,omitempty"`
+	Column   int      `json:"column,omitempty"`
 	// Source indexes Page.Sources, or is -1.
-	Source int
+	Source int `json:"-"`
 }
 
 func (d Diagnostic) String() string {

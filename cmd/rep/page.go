@@ -62,27 +62,14 @@ func (h *pageHeaders) Set(v string) error {
 // keys (robotsmeta.Summary), plus sources and diagnostics.
 type pageJSON struct {
 	robotsmeta.Summary
-	Sources     []pageSourceJSON `json:"sources"`
-	Diagnostics []pageDiagJSON   `json:"diagnostics"`
+	Sources     []pageSourceJSON        `json:"sources"`
+	Diagnostics []robotsmeta.Diagnostic `json:"diagnostics"`
 }
 
 type pageSourceJSON struct {
-	Kind    string   `json:"kind"` // header or meta
-	Name    string   `json:"name"`
-	Value   string   `json:"value"`
-	Line    int      `json:"line"`
-	Column  int      `json:"column,omitempty"`
-	InBody  bool     `json:"in_body,omitempty"`
+	robotsmeta.Source
 	Rules   []string `json:"rules"`   // every rule read from it
 	Applied []string `json:"applied"` // those that reach this agent
-}
-
-type pageDiagJSON struct {
-	Severity string `json:"severity"`
-	Code     string `json:"code"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
-	Message  string `json:"message"`
 }
 
 func runPage(e *env) int {
@@ -199,13 +186,9 @@ func pageIsURL(s string) bool {
 
 func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
 	page := pol.Page()
-	j := pageJSON{Summary: pol.Summary(), Sources: []pageSourceJSON{}, Diagnostics: []pageDiagJSON{}}
+	j := pageJSON{Summary: pol.Summary(), Sources: []pageSourceJSON{}, Diagnostics: []robotsmeta.Diagnostic{}}
 	for i, s := range page.Sources {
-		sj := pageSourceJSON{Kind: "header", Name: s.Name, Value: s.Value, Line: s.Line, Column: s.Column,
-			InBody: s.InBody, Rules: []string{}, Applied: []string{}}
-		if s.Kind == robotsmeta.FromMeta {
-			sj.Kind = "meta"
-		}
+		sj := pageSourceJSON{Source: s, Rules: []string{}, Applied: []string{}}
 		for k := range page.Rules {
 			r := &page.Rules[k]
 			if r.Source != i {
@@ -218,10 +201,7 @@ func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
 		}
 		j.Sources = append(j.Sources, sj)
 	}
-	for _, d := range pageDiagnostics(page, fetch) {
-		j.Diagnostics = append(j.Diagnostics, pageDiagJSON{Severity: d.Severity.String(), Code: d.Code,
-			Line: d.Line, Column: d.Column, Message: d.Message})
-	}
+	j.Diagnostics = append(j.Diagnostics, pageDiagnostics(page, fetch)...)
 	return j
 }
 
