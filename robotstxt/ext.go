@@ -100,7 +100,7 @@ func (p *parser) extension(r *rawLine, name, val string) {
 		e.Pairs, e.Err = parsePairs(v, "y", "n")
 	}
 	if e.Err != "" {
-		p.diag(r, r.valOff-r.off+1, Warning, "invalid-value", "invalid "+r.key.String()+" value '"+val+"': "+e.Err, "")
+		p.diag(r, r.valOff-r.off+1, Warning, "invalid-value", "invalid "+r.key.String()+" value '"+clip([]byte(val))+"': "+e.Err, "")
 	}
 	if p.cur < 0 && r.key != KeyHost {
 		p.diag(r, r.keyOff-r.off+1, Info, "extension-outside-group", r.key.String()+" before any user-agent line applies to no group", "")

@@ -103,11 +103,27 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		r := &rules[id]
 		return arena[r.off : r.off+r.head]
 	}
-	slices.SortFunc(ids, func(a, b uint32) int {
-		if c := strings.Compare(head(a), head(b)); c != 0 {
+	// Sort by head, then best first. Each item carries its head's prefix
+	// word, so most comparisons are one integer compare.
+	type item struct {
+		word uint64
+		id   uint32
+	}
+	items := make([]item, len(ids))
+	for i, id := range ids {
+		items[i] = item{prefixWord(head(id)), id}
+	}
+	slices.SortFunc(items, func(a, b item) int {
+		if a.word != b.word {
+			if a.word < b.word {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(head(a.id), head(b.id)); c != 0 {
 			return c
 		}
-		ra, rb := &rules[a], &rules[b]
+		ra, rb := &rules[a.id], &rules[b.id]
 		switch {
 		case ra.n != rb.n:
 			return int(rb.n) - int(ra.n)
@@ -117,8 +133,9 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		return int(ra.line) - int(rb.line)
 	})
 	distinct := 0
-	for i := range ids {
-		if i == 0 || head(ids[i]) != head(ids[i-1]) {
+	for i := range items {
+		ids[i] = items[i].id
+		if i == 0 || items[i].word != items[i-1].word || head(ids[i]) != head(ids[i-1]) {
 			distinct++
 		}
 	}
@@ -135,11 +152,11 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	for i := 0; i < len(ids); {
 		h := head(ids[i])
 		j := i + 1
-		for j < len(ids) && head(ids[j]) == h {
+		for j < len(ids) && items[j].word == items[i].word && head(ids[j]) == h {
 			j++
 		}
 		r := &rules[ids[i]]
-		k := ikey{word: prefixWord(h), off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
+		k := ikey{word: items[i].word, off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
 			if strings.HasPrefix(h, arena[top.off:top.off+top.n]) {

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -89,7 +90,12 @@ func Parse(data []byte) *File { return ParseWith(data, Options{}) }
 // ParseWith reads a robots.txt body with the given options.
 func ParseWith(data []byte, o Options) *File {
 	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
-	p.arena = make([]byte, 0, len(data)/2+16)
+	// The arena never needs more than the input in practice (patterns,
+	// tokens and agent names are parts of it), so it rarely regrows.
+	p.arena = make([]byte, 0, len(data)+16)
+	if n := bytes.Count(data, nl); n > 0 {
+		p.f.rules = make([]rule, 0, n/2+1)
+	}
 	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
 		p.line(data, r)
 		return true
@@ -97,6 +103,8 @@ func ParseWith(data []byte, o Options) *File {
 	p.finish(data, res)
 	return p.f
 }
+
+var nl = []byte{'\n'}
 
 type parser struct {
 	f       *File
@@ -133,11 +141,11 @@ func (p *parser) line(data []byte, r *rawLine) {
 	key := data[r.keyOff:r.keyEnd]
 	val := data[r.valOff:r.valEnd]
 	if r.noColon {
-		p.diag(r, r.keyEnd-r.off+1, Warning, "missing-colon", "missing ':' after "+string(key)+"; Google accepts it, other parsers may not",
-			"write '"+r.key.String()+": "+string(val)+"'")
+		p.diag(r, r.keyEnd-r.off+1, Warning, "missing-colon", "missing ':' after "+clip(key)+"; Google accepts it, other parsers may not",
+			"write '"+r.key.String()+": "+clip(val)+"'")
 	}
 	if r.typo && r.key != KeyUnknown {
-		p.diag(r, col, Warning, "misspelled-key", "'"+string(key)+"' is read as "+r.key.String()+" by Google; other parsers may ignore it",
+		p.diag(r, col, Warning, "misspelled-key", "'"+clip(key)+"' is read as "+r.key.String()+" by Google; other parsers may ignore it",
 			"spell it '"+r.key.String()+"'")
 	}
 	switch r.key {
@@ -152,6 +160,20 @@ func (p *parser) line(data []byte, r *rawLine) {
 	default:
 		p.extension(r, string(key), string(val))
 	}
+}
+
+// clip quotes at most 80 bytes of a value in a message, so a hostile
+// 16 KB line costs no more than a normal one to report.
+func clip(b []byte) string {
+	const max = 80
+	if len(b) <= max {
+		return string(b)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return string(b[:cut]) + "…"
 }
 
 func isTokenByte(c byte) bool {
@@ -185,9 +207,9 @@ func (p *parser) userAgent(r *rawLine, val []byte) {
 		n++
 	}
 	if n < len(val) {
-		msg := "user-agent '" + string(val) + "' is not a product token: Google reads it as '" + string(val[:n]) + "'"
+		msg := "user-agent '" + clip(val) + "' is not a product token: Google reads it as '" + clip(val[:n]) + "'"
 		if n == 0 {
-			msg = "user-agent '" + string(val) + "' is not a product token: Google reads it as an empty name that no crawler has"
+			msg = "user-agent '" + clip(val) + "' is not a product token: Google reads it as an empty name that no crawler has"
 		}
 		p.diag(r, r.valOff-r.off+n+1, Warning, "invalid-agent", msg,
 			"a product token has only letters, '-' and '_' (RFC 9309 §2.2.1), e.g. 'User-agent: Googlebot'")

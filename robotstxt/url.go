@@ -1,6 +1,8 @@
 package robotstxt
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strings"
 	"unsafe"
 )
@@ -136,6 +138,9 @@ func unhex(c byte) byte {
 // MaybeEscapePattern does: bytes ≥ 0x80 become %XX and the hex digits of
 // existing %xx escapes are upper-cased.
 func escapePattern(dst, v []byte) []byte {
+	if plainASCII(v) {
+		return append(dst, v...)
+	}
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
@@ -149,6 +154,26 @@ func escapePattern(dst, v []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// plainASCII reports whether v has no byte ≥ 0x80 and no '%', so that
+// escaping leaves it unchanged. It looks at 8 bytes at a time.
+func plainASCII(v []byte) bool {
+	if bytes.IndexByte(v, '%') >= 0 {
+		return false
+	}
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		if binary.LittleEndian.Uint64(v[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(v); i++ {
+		if v[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isUnreserved(c byte) bool {
