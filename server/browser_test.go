@@ -296,6 +296,28 @@ func TestBrowser(t *testing.T) {
 		con.check(t, cancel)
 	})
 
+	t.Run("fetch robots.txt by URL", func(t *testing.T) {
+		ctx, cancel, con := tab(t, bctx)
+		err := chromedp.Do(ctx,
+			chromedp.Navigate(ts.URL+"/"),
+			chromedp.WaitEnabled(chromedp.ID("fetch-go")),
+			chromedp.SendKeys(chromedp.ID("fetch-url"), o.URL+"/\r"),
+			waitJS(`document.getElementById('robots').value.startsWith('User-agent: *\nDisallow: /private')`),
+			retype("#agent", "GPTBot"),
+			waitJS(`document.querySelector('#results-body tr[data-index="0"] .badge')?.textContent === 'Blocked' && document.querySelector('#L5').classList.contains('hit-block')`),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, ctx, "#fetch-outcome"); !strings.Contains(got, "HTTP 200") || !strings.Contains(got, "the rules in the file apply") {
+			t.Errorf("fetch outcome %q", got)
+		}
+		if got := evalJS[string](t, ctx, `document.getElementById('urls').value`); got != o.URL+"/" {
+			t.Errorf("URLs after a fetch = %q, want the site's root", got)
+		}
+		con.check(t, cancel)
+	})
+
 	// The console watch must see what it is meant to catch, or the checks
 	// above could never fail.
 	t.Run("console watch sees errors", func(t *testing.T) {

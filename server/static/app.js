@@ -22,6 +22,7 @@ let last = { check: null, lint: null }; // latest answers, for redrawing
 let current = 0; // the line the selected result points at
 let seq = 0; // request sequence: answers to stale requests are dropped
 let inflight = null;
+let servedAt = ''; // the robots.txt URL the editor's text was fetched from
 
 // api calls an endpoint and returns its JSON, throwing the server's
 // {"error"} message on a 4xx/5xx answer.
@@ -212,7 +213,7 @@ async function runCheck() {
   try {
     const [check, lint] = await Promise.all([
       api('/api/check', body, inflight.signal),
-      api('/api/lint', { robots, profile: profileEl.value }, inflight.signal),
+      api('/api/lint', servedAt ? { robots, profile: profileEl.value, url: servedAt } : { robots, profile: profileEl.value }, inflight.signal),
     ]);
     if (my !== seq) return;
     last = { check, lint };
@@ -393,6 +394,7 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     if (f.error) box.appendChild(el('p', 'hint', f.error));
     if (f.outcome !== 'parsed') box.className = 'outcome bad';
     robotsEl.value = d.robots;
+    servedAt = f.final_url || f.url;
     if (!urlsEl.value.trim()) urlsEl.value = new URL(d.fetch.url).origin + '/';
     current = 0;
     renderEditor();
