@@ -72,3 +72,10 @@ func (p ipPicker) apply(r *Record) {
 		v = v[:i]
 	}
 }
+
+// Validate reports whether the options are usable, so a command can reject
+// them before opening any file.
+func (o Options) Validate() error {
+	_, err := newIPPicker(o)
+	return err
+}

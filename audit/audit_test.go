@@ -199,3 +199,12 @@ func TestHistoryErrors(t *testing.T) {
 		t.Error("version without a file accepted")
 	}
 }
+
+func detect(t testing.TB, data []byte) *accesslog.Format {
+	t.Helper()
+	f, err := accesslog.Detect(data[:min(len(data), 64<<10)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

@@ -131,6 +131,8 @@ type cstate struct {
 	firstRobots  int64
 	delay        DelayStats
 	delaySeen    bool
+	spoofers     *topK
+	k            int
 }
 
 type ipStat struct {
@@ -174,6 +176,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		ips:          map[string]*ipStat{},
 		firstReq:     -1,
 		firstRobots:  -1,
+		k:            a.opt.TopK,
 	}
 	n := a.opt.Robots.Len()
 	s.agents = make([]*robotstxt.Agent, n)
@@ -417,7 +420,7 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 		}
 	}
 	row.Identity = v
-	s.count(v, 1, b2i(disallowed), false)
+	s.count(v, rec.IP, 1, b2i(disallowed))
 }
 
 func b2i(b bool) int64 {
@@ -435,21 +438,19 @@ func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t 
 	return a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t)).Verdict
 }
 
-// count adds n requests with verdict v (d of them disallowed).
-func (s *cstate) count(v identity.Verdict, n, d int64, distinct bool) {
+// count adds n requests from ip with verdict v (d of them disallowed).
+func (s *cstate) count(v identity.Verdict, ip []byte, n, d int64) {
 	o := &s.out
 	switch v {
 	case identity.Verified:
 		o.Verified += n
-		if distinct {
-			o.VerifiedIPs++
-		}
 	case identity.Spoofed:
 		o.Spoofed += n
 		o.SpoofedDisallowed += d
-		if distinct {
-			o.SpoofedIPs++
+		if s.spoofers == nil {
+			s.spoofers = newTopK(s.k)
 		}
+		s.spoofers.add(ip, n)
 	case identity.RDNSOnly:
 		o.RDNSOnly += n
 	default:
@@ -505,7 +506,7 @@ func (a *Auditor) Finish(ctx context.Context, st accesslog.Stats, source string)
 		close(results)
 	}()
 	for r := range results {
-		r.s.count(r.v, r.st.requests, r.st.disallowed, true)
+		r.s.count(r.v, []byte(r.ip), r.st.requests, r.st.disallowed)
 	}
 	for _, s := range a.order {
 		s.ips = nil
@@ -555,6 +556,11 @@ func (a *Auditor) Report() *Report {
 			c.CrawlDelay = &d
 		}
 		c.TopPaths = s.top.list()
+		if s.spoofers != nil {
+			for _, p := range s.spoofers.list() {
+				c.SpoofedFrom = append(c.SpoofedFrom, IPCount{IP: p.Path, Count: p.Count})
+			}
+		}
 		for _, e := range s.hosts {
 			c.Edges = append(c.Edges, *e)
 		}

@@ -74,6 +74,7 @@ func Merge(topK int, parts ...*Report) (*Report, error) {
 				cp.Violations = append([]Violation(nil), c.Violations...)
 				cp.TopPaths = append([]PathCount(nil), c.TopPaths...)
 				cp.Edges = append([]Edge(nil), c.Edges...)
+				cp.SpoofedFrom = append([]IPCount(nil), c.SpoofedFrom...)
 				if c.CrawlDelay != nil {
 					d := *c.CrawlDelay
 					cp.CrawlDelay = &d
@@ -128,8 +129,7 @@ func mergeCrawler(m, c *Crawler, topK int) {
 	m.Unverifiable += c.Unverifiable
 	m.RDNSOnly += c.RDNSOnly
 	m.Unchecked += c.Unchecked
-	m.SpoofedIPs += c.SpoofedIPs
-	m.VerifiedIPs += c.VerifiedIPs
+	m.SpoofedFrom = mergeIPs(m.SpoofedFrom, c.SpoofedFrom, topK)
 	addMap(&m.Status, c.Status)
 	addMap(&m.Days, c.Days)
 	m.RobotsFetches += c.RobotsFetches

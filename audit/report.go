@@ -81,9 +81,9 @@ type Crawler struct {
 	Unverifiable int64 `json:"unverifiable"`
 	RDNSOnly     int64 `json:"rdns_only"`
 	Unchecked    int64 `json:"unchecked"`
-	// SpoofedIPs and VerifiedIPs count distinct client addresses.
-	SpoofedIPs  int64 `json:"spoofed_ips,omitempty"`
-	VerifiedIPs int64 `json:"verified_ips,omitempty"`
+	// SpoofedFrom lists the addresses that sent the most spoofed requests
+	// (bounded like TopPaths).
+	SpoofedFrom []IPCount `json:"spoofed_from,omitempty"`
 
 	Status map[string]int64 `json:"status"`
 	Days   map[string]int64 `json:"days"`
@@ -173,4 +173,25 @@ func sortViolations(v []Violation) {
 		}
 		return v[i].Line < v[j].Line
 	})
+}
+
+// IPCount is a client address and its request count.
+type IPCount struct {
+	IP    string `json:"ip"`
+	Count int64  `json:"count"`
+}
+
+func mergeIPs(a, b []IPCount, k int) []IPCount {
+	var pa, pb []PathCount
+	for _, x := range a {
+		pa = append(pa, PathCount{Path: x.IP, Count: x.Count})
+	}
+	for _, x := range b {
+		pb = append(pb, PathCount{Path: x.IP, Count: x.Count})
+	}
+	var out []IPCount
+	for _, x := range mergePaths(pa, pb, k) {
+		out = append(out, IPCount{IP: x.Path, Count: x.Count})
+	}
+	return out
 }

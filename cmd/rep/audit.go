@@ -1,0 +1,485 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/rep-toolkit/rep/accesslog"
+	"github.com/rep-toolkit/rep/audit"
+	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func init() {
+	register(&command{name: "audit", summary: "audit access logs: which crawlers came, were they real, did they obey robots.txt", run: runAudit})
+}
+
+const auditUsage = `usage: rep audit [flags] LOG ...          report per crawler (text, -json, -html)
+       rep audit enrich [flags] LOG ...   one NDJSON row per log line, for Spark/Hadoop/ClickHouse
+       rep audit merge [-json] [-html FILE] PART.json ...   combine reports of parts of a log
+
+LOG is a file (plain, .gz, .zst or .bz2, recognised by content) or - for
+standard input. Several files are read in parallel.
+
+-robots FILE|URL[@TIME] gives the robots.txt in force from TIME (RFC 3339 or
+2006-01-02) on; repeat it to give the history. A URL is fetched now. Without
+@TIME a file applies from the beginning. After a change, a request counts as
+disallowed only if the previous version, which a crawler may cache for 24 hours
+(RFC 9309 §2.4; -grace), forbade it too.
+
+Exit status: 0 nothing found, 1 disallowed requests, spoofed crawlers or
+Crawl-delay breaches found, 2 usage or input error.
+
+flags:
+`
+
+// auditFlags are the flags audit and enrich share.
+type auditFlags struct {
+	robots       auditRobotsFlag
+	format       string
+	clientIP     string
+	hops         int
+	verify       bool
+	offline      bool
+	resolver     string
+	site         string
+	grace        time.Duration
+	jobs         int
+	top          int
+	allowPrivate bool
+}
+
+type auditRobotsFlag []string
+
+func (r *auditRobotsFlag) String() string     { return strings.Join(*r, ",") }
+func (r *auditRobotsFlag) Set(s string) error { *r = append(*r, s); return nil }
+
+func (f *auditFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.robots, "robots", "robots.txt `FILE|URL[@TIME]` in force from TIME on (repeatable)")
+	fs.StringVar(&f.format, "format", "auto", "log `format`: auto, "+strings.Join(accesslog.Formats[1:], ", ")+", nginx:'LOG_FORMAT' or apache:'LOGFORMAT'")
+	fs.StringVar(&f.clientIP, "client-ip", "", "trust this `header` for the client address: X-Forwarded-For or CF-Connecting-IP (only behind proxies you control)")
+	fs.IntVar(&f.hops, "trusted-hops", 1, "trusted proxies appending to X-Forwarded-For")
+	fs.BoolVar(&f.verify, "verify", false, "verify crawler identities (IP lists, and reverse DNS unless -offline)")
+	fs.BoolVar(&f.offline, "offline", false, "with -verify: IP lists only, no DNS")
+	fs.StringVar(&f.resolver, "resolver", "", "with -verify: DNS server `HOST:PORT` (default: the system's)")
+	fs.StringVar(&f.site, "site", "", "the `HOST` the robots.txt belongs to: other hosts are skipped, host-less lines are taken as HOST")
+	fs.DurationVar(&f.grace, "grace", audit.DefaultGrace, "how long a crawler may use a cached robots.txt after a change")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "files read at once")
+	fs.IntVar(&f.top, "top", 1000, "paths tracked per crawler (top-k)")
+	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow fetching a -robots URL on a private or loopback address")
+}
+
+func runAudit(e *env) int {
+	if len(e.args) > 0 {
+		switch e.args[0] {
+		case "enrich":
+			return runAuditEnrich(e, e.args[1:])
+		case "merge":
+			return runAuditMerge(e, e.args[1:])
+		}
+	}
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprint(e.stderr, auditUsage); fs.PrintDefaults() }
+	var f auditFlags
+	f.register(fs)
+	asJSON := fs.Bool("json", false, "write the full report as JSON (the input of rep audit merge)")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "rep audit: no log files: give one or more, or - for standard input")
+		return exitUsage
+	}
+	in, opt, code := auditSetup(e, &f)
+	if code != exitOK {
+		return code
+	}
+	var prog audit.Progress
+	stop := auditProgress(e, &prog, fs.Args())
+	rep, err := audit.Run(e.ctx, fs.Args(), in, opt, &prog)
+	stop()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
+		return exitUsage
+	}
+	return auditOutput(e, rep, *asJSON, *htmlOut)
+}
+
+// auditOutput writes the report and returns the exit status.
+func auditOutput(e *env, rep *audit.Report, asJSON bool, htmlOut string) int {
+	if htmlOut != "" {
+		fh, err := os.Create(htmlOut)
+		if err == nil {
+			err = audit.WriteHTML(fh, rep)
+			if cerr := fh.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep audit: -html: %v\n", err)
+			return exitUsage
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
+			return exitUsage
+		}
+	} else if err := audit.WriteText(e.stdout, rep); err != nil {
+		fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
+		return exitUsage
+	}
+	for _, c := range rep.Crawlers {
+		if c.DisallowedRequests > 0 || c.Spoofed > 0 || c.CrawlDelay != nil && c.CrawlDelay.TooFast > 0 {
+			return exitFinding
+		}
+	}
+	return exitOK
+}
+
+// auditSetup turns the shared flags into reader and audit options.
+func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
+	var in audit.Input
+	var opt audit.Options
+	format, err := accesslog.ParseFormat(f.format)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep audit: -format: %v\n", err)
+		return in, opt, exitUsage
+	}
+	in = audit.Input{Format: format, Stdin: e.stdin, Jobs: f.jobs,
+		Log: accesslog.Options{ClientIP: f.clientIP, TrustedHops: f.hops}}
+	if err := in.Log.Validate(); err != nil {
+		fmt.Fprintf(e.stderr, "rep audit: -client-ip: %v\n", err)
+		return in, opt, exitUsage
+	}
+	if (f.offline || f.resolver != "") && !f.verify {
+		fmt.Fprintln(e.stderr, "rep audit: -offline and -resolver only make sense with -verify")
+		return in, opt, exitUsage
+	}
+	if f.grace < 0 {
+		fmt.Fprintln(e.stderr, "rep audit: -grace must not be negative")
+		return in, opt, exitUsage
+	}
+	opt = audit.Options{Site: f.site, Grace: f.grace, TopK: f.top}
+	if opt.Grace == 0 {
+		opt.Grace = time.Nanosecond // "no grace" rather than the default
+	}
+	if len(f.robots) > 0 {
+		h, err := auditHistory(e.ctx, f)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep audit: -robots: %v\n", err)
+			return in, opt, exitUsage
+		}
+		opt.Robots = h
+	}
+	if f.verify {
+		v := &identity.Verifier{Timeout: 5 * time.Second}
+		ranges := identity.Embedded()
+		if dir, err := identity.DefaultCacheDir(); err == nil {
+			if cached, err := identity.LoadCache(dir); err != nil {
+				fmt.Fprintf(e.stderr, "rep audit: warning: skipping damaged cached IP lists: %v\n", err)
+			} else if cached != nil {
+				ranges = ranges.Merge(cached)
+			}
+		}
+		v.Ranges = ranges
+		opt.VerifyMode = "lists"
+		switch {
+		case f.offline:
+		case f.resolver != "":
+			if _, _, err := net.SplitHostPort(f.resolver); err != nil {
+				fmt.Fprintf(e.stderr, "rep audit: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", f.resolver)
+				return in, opt, exitUsage
+			}
+			v.Resolver = identity.NewResolver(f.resolver)
+			opt.VerifyMode = "dns+lists"
+		default:
+			v.Resolver = net.DefaultResolver
+			opt.VerifyMode = "dns+lists"
+		}
+		opt.Verifier = v
+	}
+	return in, opt, exitOK
+}
+
+// auditHistory loads the -robots arguments.
+func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, error) {
+	var vs []audit.Version
+	for _, arg := range f.robots {
+		src, since, err := auditSplitTime(arg)
+		if err != nil {
+			return nil, err
+		}
+		var file *robotstxt.File
+		if l := strings.ToLower(src); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+			file, src, err = auditFetchRobots(ctx, src, f.allowPrivate)
+		} else {
+			var data []byte
+			data, err = auditReadFile(src)
+			file = robotstxt.Parse(data)
+		}
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, audit.Version{Since: since, Source: src, File: file})
+	}
+	return audit.NewHistory(vs...)
+}
+
+// auditReadFile reads a robots.txt file, capped a little above the parser's
+// limit (the parser reports the truncation).
+func auditReadFile(name string) ([]byte, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return io.ReadAll(io.LimitReader(fh, 2*robotstxt.DefaultMaxBytes))
+}
+
+// auditSplitTime splits "FILE@TIME"; a FILE containing "@" without a valid
+// time after the last one is taken whole.
+func auditSplitTime(arg string) (string, time.Time, error) {
+	i := strings.LastIndexByte(arg, '@')
+	if i < 0 {
+		return arg, time.Time{}, nil
+	}
+	ts := arg[i+1:]
+	for _, layout := range []string{time.RFC3339, time.DateOnly, "2006-01-02T15:04:05"} {
+		if t, err := time.Parse(layout, ts); err == nil {
+			return arg[:i], t.UTC(), nil
+		}
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return arg, time.Time{}, nil
+	}
+	return "", time.Time{}, fmt.Errorf("%q: the time after @ must be RFC 3339 (2026-03-01T00:00:00Z) or a date (2026-03-01)", arg)
+}
+
+// auditFetchRobots fetches a robots.txt URL as a crawler would and returns
+// the rules in force: the file, or allow-all / disallow-all when the status
+// says so (RFC 9309 §2.3.1.3–4).
+func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robotstxt.File, string, error) {
+	fetcher, err := robotsfetch.New(robotsfetch.Options{UserAgent: "rep-audit (+https://github.com/rep-toolkit/rep)", Timeout: 30 * time.Second, Guard: !allowPrivate})
+	if err != nil {
+		return nil, "", err
+	}
+	rb, err := fetcher.Get(ctx, url)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %v", url, err)
+	}
+	o := rb.Outcome
+	src := fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
+	switch {
+	case rb.File != nil:
+		return rb.File, src, nil
+	case o.Verdict == robotsfetch.AllowAll:
+		return robotstxt.Parse(nil), src + ": allow all", nil
+	default:
+		msg := o.Error
+		if msg == "" {
+			msg = o.Rule.Explain()
+		}
+		return robotstxt.Parse([]byte("User-agent: *\nDisallow: /\n")), src + ": disallow all (" + msg + ")", nil
+	}
+}
+
+// auditProgress draws a progress line on a terminal stderr and returns a
+// function that stops and erases it. It does nothing when stderr is not a
+// terminal, so pipes and files stay clean.
+func auditProgress(e *env, p *audit.Progress, files []string) func() {
+	fh, ok := e.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(fh.Fd())) {
+		return func() {}
+	}
+	var total int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && f != "-" {
+			total += st.Size()
+		}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(fh, "\r\033[K")
+				return
+			case <-t.C:
+				b, n := p.Bytes.Load(), p.Lines.Load()
+				el := time.Since(start).Seconds()
+				pct := ""
+				if total > 0 {
+					pct = fmt.Sprintf(" %3.0f%%", 100*float64(b)/float64(total))
+				}
+				fmt.Fprintf(fh, "\r\033[Krep audit:%s %d MB read, %.1f M lines, %.2f M lines/s", pct, b>>20, float64(n)/1e6, float64(n)/1e6/el)
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func runAuditEnrich(e *env, args []string) int {
+	fs := flag.NewFlagSet("audit enrich", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, `usage: rep audit enrich [flags] LOG ...
+
+Writes one NDJSON row per request line (and per bad line, with "error"), in
+input order: src, line, time, ip, host, method, path, status, bytes, ua, and for
+crawlers crawler, operator, purpose, verified, robots (allow|disallow|grace),
+rule, rule_line, robots_version, gap_ms, crawl_delay_s. Use - to read standard
+input, as Spark pipe, Hadoop Streaming and ClickHouse executables do.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	var f auditFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "rep audit enrich: no log files: give one or more, or - for standard input")
+		return exitUsage
+	}
+	in, opt, code := auditSetup(e, &f)
+	if code != exitOK {
+		return code
+	}
+	a := audit.New(opt, true)
+	w := &auditFlushWriter{w: e.stdout, buf: make([]byte, 0, 1<<16)}
+	for _, name := range fs.Args() {
+		r, err := audit.Open(name, in)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
+			return exitUsage
+		}
+		r.OnBad(func(b accesslog.BadLine) { w.buf = audit.AppendBadRow(w.buf, b) })
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				r.Close()
+				fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
+				return exitUsage
+			}
+			row := a.Add(e.ctx, rec)
+			w.buf = audit.AppendRow(w.buf, name, rec, row, opt.Robots)
+			if err := w.maybeFlush(); err != nil {
+				r.Close()
+				return auditWriteErr(e, err)
+			}
+		}
+		r.Close()
+	}
+	if err := w.flush(); err != nil {
+		return auditWriteErr(e, err)
+	}
+	return exitOK
+}
+
+func auditWriteErr(e *env, err error) int {
+	if errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
+		return exitOK // the reader went away (head, a finished Spark task)
+	}
+	fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
+	return exitUsage
+}
+
+// auditFlushWriter batches rows into large writes.
+type auditFlushWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (w *auditFlushWriter) maybeFlush() error {
+	if len(w.buf) < 60<<10 {
+		return nil
+	}
+	return w.flush()
+}
+
+func (w *auditFlushWriter) flush() error {
+	_, err := w.w.Write(w.buf)
+	w.buf = w.buf[:0]
+	return err
+}
+
+func runAuditMerge(e *env, args []string) int {
+	fs := flag.NewFlagSet("audit merge", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. - reads one report from standard input.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	asJSON := fs.Bool("json", false, "write the merged report as JSON")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
+	top := fs.Int("top", 1000, "paths kept per crawler")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "rep audit merge: no reports: give the PART.json files written by rep audit -json")
+		return exitUsage
+	}
+	var parts []*audit.Report
+	for _, name := range fs.Args() {
+		var rd io.Reader = e.stdin
+		if name != "-" {
+			fh, err := os.Open(name)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "rep audit merge: %v\n", err)
+				return exitUsage
+			}
+			defer fh.Close()
+			rd = fh
+		}
+		var rep audit.Report
+		dec := json.NewDecoder(io.LimitReader(rd, 1<<30))
+		if err := dec.Decode(&rep); err != nil {
+			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report: %v\n", name, err)
+			return exitUsage
+		}
+		parts = append(parts, &rep)
+	}
+	rep, err := audit.Merge(*top, parts...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep audit merge: %v\n", err)
+		return exitUsage
+	}
+	return auditOutput(e, rep, *asJSON, *htmlOut)
+}
