@@ -394,8 +394,11 @@ func Generate(w io.Writer, cfg Config) (*Truth, error) {
 		}
 		ev := event{t: t, method: "GET", status: 200, referer: "-", ua: a.uas[rng.IntN(len(a.uas))]}
 		cat := pick(rng, a.cats)
-		ev.target = path(rng, cat)
 		forged := a.forged || (a.forge > 0 && rng.Float64() < a.forge)
+		if a.n == 1 && a.name != "" && !forged {
+			cat = catRobots // a well-behaved crawler reads the rules first
+		}
+		ev.target = path(rng, cat)
 		switch {
 		case a.name == "":
 			ev.ip = netip.AddrFrom4([4]byte{byte(81 + rng.IntN(100)), byte(rng.IntN(256)), byte(rng.IntN(256)), byte(1 + rng.IntN(254))})
