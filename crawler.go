@@ -128,6 +128,13 @@ func (c *Crawler) Allowed(ctx context.Context, rawurl string) (Decision, error) 
 	return Decision{Decision: r.Check(rawurl, c.agents...), URL: rawurl, Fetch: &r.Outcome}, nil
 }
 
+// Robots returns the robots.txt answer for rawurl's origin, fetching it
+// when it is not cached: the parsed file (sitemaps, extensions, groups)
+// and the fetch outcome.
+func (c *Crawler) Robots(ctx context.Context, rawurl string) (*robotsfetch.Robots, error) {
+	return c.fetcher.Get(ctx, rawurl)
+}
+
 // Delay returns the interval Wait keeps between two requests to rawurl's
 // origin, and where it comes from: "default", "crawl-delay (line N)",
 // "request-rate (line N)", with "capped" when over the maximum.

@@ -337,3 +337,33 @@ func BenchmarkAllowedCached(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAllowedCachedParallel: the hot path from every core at once,
+// as a crawler's workers call it.
+func BenchmarkAllowedCachedParallel(b *testing.B) {
+	s, _ := serve(b, robots, 200)
+	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)")
+	ctx := context.Background()
+	u := s.URL + "/no-example/page?id=42"
+	if _, err := c.Allowed(ctx, u); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if d, _ := c.Allowed(ctx, u); d.Allowed {
+				b.Error("allowed")
+				return
+			}
+		}
+	})
+}
+
+func TestRobots(t *testing.T) {
+	s, _ := serve(t, robots+"Sitemap: https://www.example.com/sitemap.xml\n", 200)
+	c, _ := rep.New("ExampleBot/1.0")
+	r, err := c.Robots(context.Background(), s.URL+"/x")
+	if err != nil || r.File == nil || len(r.File.Sitemaps()) != 1 || r.Outcome.Origin != s.URL {
+		t.Fatalf("%+v %v", r, err)
+	}
+}

@@ -58,9 +58,10 @@
 //
 // # Stores
 //
-// The Fetcher keeps parsed copies of up to Options.MaxOrigins origins in a
-// least-recently-used list. A Store (MemoryStore here; boltstore for a file
-// that survives restarts; redisstore for a fleet sharing one cache) holds the
+// The Fetcher keeps parsed copies of up to Options.MaxOrigins origins,
+// evicting with the CLOCK approximation of least-recently-used (a hit takes
+// only a read lock). A Store (MemoryStore here; boltstore for a file that
+// survives restarts; redisstore for a fleet sharing one cache) holds the
 // fetched Entry behind that layer, versioned so that an upgrade never misreads
 // an old value. A Store that fails is reported in the Outcome and bypassed:
 // the Fetcher then fetches the origin itself, and never answers "allowed"

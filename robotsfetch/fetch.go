@@ -103,7 +103,7 @@ type Fetcher struct {
 	o      Options
 	client *http.Client
 
-	mu     sync.Mutex
+	mu     sync.RWMutex // the write lock guards flight and cache changes
 	cache  lru
 	flight map[string]*call
 
@@ -186,8 +186,8 @@ func (f *Fetcher) Requests() int64 { return f.requests.Load() }
 
 // Len returns how many origins are held in memory.
 func (f *Fetcher) Len() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.mu.RLock()
+	defer f.mu.RUnlock()
 	return f.cache.len()
 }
 
@@ -247,10 +247,15 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 		return nil, err
 	}
 	now := f.o.Now()
-	f.mu.Lock()
+	f.mu.RLock()
 	it := f.cache.get(origin)
+	f.mu.RUnlock()
 	if it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
-		f.mu.Unlock()
+		return it.robots, nil
+	}
+	f.mu.Lock()
+	if it = f.cache.get(origin); it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
+		f.mu.Unlock() // refreshed meanwhile
 		return it.robots, nil
 	}
 	c, ok := f.flight[origin]

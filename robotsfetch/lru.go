@@ -1,45 +1,66 @@
 package robotsfetch
 
-import "container/list"
+import "sync/atomic"
 
-// lru is a least-recently-used map of origins to their items. It is not
-// safe for concurrent use; the Fetcher guards it.
+// lru bounds the origins held in memory with the CLOCK approximation of
+// least-recently-used: a hit only sets the item's reference bit, so lookups
+// run under a read lock and concurrent crawler goroutines do not serialise
+// on the cache; eviction sweeps a ring, sparing (once) each item used since
+// the last sweep. get may be called under a read lock; put needs the write
+// lock.
 type lru struct {
-	max int
-	ll  list.List
-	m   map[string]*list.Element
+	max  int
+	m    map[string]*item
+	ring []*item
+	hand int
 }
 
 type item struct {
 	origin string
 	robots *Robots
 	entry  *Entry
+	ref    atomic.Bool
+	slot   int
 }
 
 func (c *lru) get(origin string) *item {
-	el, ok := c.m[origin]
-	if !ok {
-		return nil
+	it := c.m[origin]
+	if it != nil && !it.ref.Load() { // a load first keeps hot items' cache lines shared
+		it.ref.Store(true)
 	}
-	c.ll.MoveToFront(el)
-	return el.Value.(*item)
+	return it
 }
 
 func (c *lru) put(it *item) {
 	if c.m == nil {
-		c.m = make(map[string]*list.Element)
+		c.m = make(map[string]*item)
 	}
-	if el, ok := c.m[it.origin]; ok {
-		el.Value = it
-		c.ll.MoveToFront(el)
+	if old, ok := c.m[it.origin]; ok {
+		it.slot = old.slot
+		it.ref.Store(true)
+		c.ring[it.slot] = it
+		c.m[it.origin] = it
 		return
 	}
-	c.m[it.origin] = c.ll.PushFront(it)
-	for c.ll.Len() > c.max {
-		old := c.ll.Back()
-		c.ll.Remove(old)
-		delete(c.m, old.Value.(*item).origin)
+	c.m[it.origin] = it
+	if len(c.ring) < c.max {
+		it.slot = len(c.ring)
+		c.ring = append(c.ring, it)
+		return
+	}
+	for {
+		cand := c.ring[c.hand]
+		if cand.ref.Load() {
+			cand.ref.Store(false)
+			c.hand = (c.hand + 1) % len(c.ring)
+			continue
+		}
+		delete(c.m, cand.origin)
+		it.slot = c.hand
+		c.ring[c.hand] = it
+		c.hand = (c.hand + 1) % len(c.ring)
+		return
 	}
 }
 
-func (c *lru) len() int { return c.ll.Len() }
+func (c *lru) len() int { return len(c.m) }

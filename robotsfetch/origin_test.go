@@ -1,6 +1,7 @@
 package robotsfetch
 
 import (
+	"bytes"
 	"testing"
 )
 
@@ -69,6 +70,55 @@ func FuzzFreshness(f *testing.F) {
 		ttl, _ := freshness(h, newClock().Now(), DefaultMaxAge, DefaultMaxAge)
 		if ttl < 0 || ttl > DefaultMaxAge {
 			t.Fatalf("ttl %v out of bounds", ttl)
+		}
+	})
+}
+
+// FuzzDecode: a stored value from anywhere (another release, a damaged
+// file, a hostile Redis) never panics the reader, and what decodes
+// re-encodes to the same entry.
+func FuzzDecode(f *testing.F) {
+	e := &Entry{Origin: "https://example.com", Last: Outcome{Rule: Success, Warnings: []Warning{WarnHTML}},
+		Good: &Copy{Rule: Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
+	b, _ := Encode(e)
+	f.Add(b)
+	f.Add([]byte(`{"v":1,"last":{"rule":"unreachable","verdict":"disallow-all"}}`))
+	f.Add([]byte(`{"v":2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := Decode(data)
+		if err != nil {
+			return
+		}
+		b, err := Encode(e)
+		if err != nil {
+			t.Fatalf("re-encoding %q: %v", data, err)
+		}
+		e2, err := Decode(b)
+		if err != nil {
+			t.Fatalf("decoding the re-encoded %q: %v", b, err)
+		}
+		b2, _ := Encode(e2)
+		if !bytes.Equal(b, b2) {
+			t.Fatalf("unstable: %s vs %s", b, b2)
+		}
+	})
+}
+
+// FuzzDecodeBody: any bytes under any Content-Encoding yield at most
+// limit+1 decoded bytes or an error, never a panic.
+func FuzzDecodeBody(f *testing.F) {
+	f.Add("gzip", []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"))
+	f.Add("deflate", []byte("x\x9c\x03\x00\x00\x00\x00\x01"))
+	f.Add("deflate", []byte("\x01\x00\x00\xff\xff"))
+	f.Add("", []byte("User-agent: *"))
+	f.Fuzz(func(t *testing.T, enc string, data []byte) {
+		r, err := decodeBody(enc, bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		b, _ := readLimited(r, 1024)
+		if len(b) > 1025 {
+			t.Fatalf("%d bytes read past the limit", len(b))
 		}
 	})
 }

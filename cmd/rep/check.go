@@ -24,6 +24,9 @@ Tests each URL against robots.txt for one crawler and prints the verdict and
 the deciding line. URLs come from the arguments, or one per line on standard
 input when there are none; a bare path (/x) is accepted.
 
+Without -robots, each URL's robots.txt is fetched from its site, as a crawler
+would (see rep fetch); -v also prints how it was fetched.
+
 -agent takes a product token (Googlebot), a full User-Agent header, or a
 fallback chain separated by commas (Googlebot-Image,Googlebot): the first
 name with a group wins, else the * group.
