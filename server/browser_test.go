@@ -170,7 +170,7 @@ func TestBrowser(t *testing.T) {
 	defer ts.Close()
 	badges := `[...document.querySelectorAll('#results-body .badge')].map(b => b.textContent).join(',')`
 
-	var shared string
+	var shared, pageShared string
 	t.Run("robots tab", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		err := chromedp.Do(ctx,
@@ -293,6 +293,12 @@ func TestBrowser(t *testing.T) {
 		if *update {
 			screenshot(t, ctx, "serve-page.png", chromedp.Steps())
 		}
+		if err := chromedp.Do(ctx, waitJS(`location.hash.includes('tab=page') && location.hash.includes('purl=')`)); err != nil {
+			t.Fatal(err)
+		}
+		if pageShared, err = chromedp.Run(ctx, chromedp.Location()); err != nil {
+			t.Fatal(err)
+		}
 		con.check(t, cancel)
 	})
 
@@ -361,7 +367,26 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
-			t.Errorf("the page scrolls sideways at 390 px: %v px wide", evalJS[float64](t, ctx, `document.documentElement.scrollWidth`))
+			t.Errorf("the robots.txt tab scrolls sideways at 390 px: %v px wide", evalJS[float64](t, ctx, `document.documentElement.scrollWidth`))
+		}
+		// The Page tab's shared link runs the check again; its wide table
+		// scrolls inside its box, not the page.
+		if pageShared == "" {
+			t.Fatal("no shared URL from the page tab test")
+		}
+		err = chromedp.Do(ctx,
+			chromedp.Navigate("about:blank"),
+			chromedp.Navigate(pageShared),
+			chromedp.WaitVisible(chromedp.ID("page-table")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+			t.Errorf("the Page tab scrolls sideways at 390 px: %v px wide", evalJS[float64](t, ctx, `document.documentElement.scrollWidth`))
+		}
+		if got := text(t, ctx, "#page-blocked"); !strings.Contains(got, "GPTBot") {
+			t.Errorf("restored Page tab warning %q", got)
 		}
 		con.check(t, cancel)
 	})

@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// maxClients bounds the buckets held at once.
+const maxClients = 1 << 16
+
 // limiter is a token bucket per client. Buckets idle long enough to be
 // full again are dropped, so memory follows the active clients.
 type limiter struct {
@@ -44,6 +47,11 @@ func (l *limiter) allow(client string) (bool, time.Duration) {
 	}
 	b, ok := l.buckets[client]
 	if !ok {
+		if len(l.buckets) >= maxClients {
+			// Too many distinct clients at once (an address-spraying
+			// flood): new ones wait for the sweep rather than grow memory.
+			return false, full
+		}
 		b = &bucket{tokens: l.burst, last: now}
 		l.buckets[client] = b
 	}

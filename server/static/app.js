@@ -563,13 +563,21 @@ $('page-use-robots').addEventListener('change', writeHash);
 
 // ---- start -----------------------------------------------------------------------
 
-window.addEventListener('hashchange', () => { readHash(); renderEditor(); runCheck(); });
+window.addEventListener('hashchange', () => { restore(readHash()); });
+
+// restore re-runs what the state in the fragment shows: the check, and a
+// shared Page result.
+function restore(p) {
+  renderEditor();
+  runCheck();
+  if (p.get('tab') === 'page' && (p.get('purl') || p.get('pheaders') || p.get('phtml'))) {
+    $('page-form').requestSubmit();
+  }
+}
 
 async function start() {
   $('page-agents').value = 'Googlebot, Googlebot-Image, bingbot, YandexBot, Applebot, GPTBot, ClaudeBot, CCBot';
-  readHash();
-  renderEditor();
-  runCheck();
+  restore(readHash());
   try {
     const [cr, inf] = await Promise.all([api('/api/crawlers'), api('/api/info')]);
     const dl = document.createDocumentFragment();
