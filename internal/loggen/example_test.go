@@ -20,5 +20,5 @@ func Example() {
 	// Output:
 	// 5000 requests, 5 bad lines
 	// robots.txt changes at 2026-03-03 00:00:00 +0000 UTC
-	// GPTBot requests: 164 forged: 106 disallowed: 106
+	// GPTBot requests: 136 forged: 84 disallowed: 84
 }

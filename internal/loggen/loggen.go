@@ -218,7 +218,7 @@ type actor struct {
 	// burst: every n-th request is followed by this many quick ones.
 	burstEvery, burstLen int
 
-	next    int64 // next request time, Unix seconds
+	next    float64 // next request time, Unix seconds; logs show whole seconds
 	n       int64
 	pending int
 }
@@ -322,7 +322,7 @@ func Generate(w io.Writer, cfg Config) (*Truth, error) {
 	change := cfg.ChangeTime().Unix()
 	total := cfg.Requests
 	if cfg.Bytes > 0 {
-		total = cfg.Bytes / 150 // a guess for pacing; writing stops at Bytes
+		total = cfg.Bytes / 190 // about the mean line length; writing stops at Bytes
 	}
 	as := actors()
 	for _, a := range as {
@@ -337,7 +337,7 @@ func Generate(w io.Writer, cfg Config) (*Truth, error) {
 				}
 			}
 		}
-		a.next = start + int64(rng.IntN(60))
+		a.next = float64(start + int64(rng.IntN(60)))
 	}
 	tr := &Truth{
 		Format:   cfg.Format,
@@ -371,21 +371,21 @@ func Generate(w io.Writer, cfg Config) (*Truth, error) {
 				a = b
 			}
 		}
-		t := a.next
+		t := int64(a.next)
 		a.n++
 		if a.pending > 0 {
 			a.pending--
-			a.next = t + 1
+			a.next++
 		} else {
 			if a.burstEvery > 0 && a.n%int64(a.burstEvery) == 0 {
 				a.pending = a.burstLen
 			}
 			mean := float64(span) / (float64(total) * a.weight)
-			gap := int64(rng.ExpFloat64() * mean)
+			gap := rng.ExpFloat64() * mean
 			if a.honoursDelay && gap < 6 {
 				gap = 6 // a polite crawler; only bursts break the delay
 			}
-			a.next = t + gap
+			a.next += gap
 		}
 		last = t
 		version := 1
