@@ -14,8 +14,7 @@ import (
 	"testing"
 )
 
-// pageVector is one entry of robotsmeta/testdata/page-level.json, the
-// package's copy of ../shared/conformance/page-level.json.
+// pageVector is one entry of ../shared/conformance/page-level.json.
 type pageVector struct {
 	Name    string          `json:"name"`
 	Profile string          `json:"profile"`
@@ -33,9 +32,9 @@ var pageVectorsDisputed = map[string]string{}
 // HTML on standard input, the headers as -H flags. The output must hold
 // exactly the expect keys plus sources and diagnostics, with expect's values.
 func TestPageVectors(t *testing.T) {
-	data, err := os.ReadFile("../../robotsmeta/testdata/page-level.json")
+	data, err := os.ReadFile("../../../shared/conformance/page-level.json")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("page-level vectors are missing (../shared must sit beside the checkout): %v", err)
 	}
 	var vs []pageVector
 	if err := json.Unmarshal(data, &vs); err != nil {
