@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -95,5 +96,45 @@ func BenchmarkAllowedLoad(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 		})
+	}
+}
+
+// BenchmarkCheck is one POST /api/check of 10 URLs, in process.
+func BenchmarkCheck(b *testing.B) {
+	s, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := `{"robots":"User-agent: *\nDisallow: /private\nAllow: /private/press\n\nUser-agent: Googlebot\nDisallow: /search\n","agent":"Googlebot-Image","urls":["/","/private/x","/private/press/y","/search?q=1","/a/b/c","https://example.com/private","/x","/y","/z","/search"]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/check", strings.NewReader(body)))
+		if w.Code != 200 {
+			b.Fatal(w.Code, w.Body)
+		}
+	}
+}
+
+// BenchmarkAllowed is one GET /api/allowed with a warm cache, in process:
+// the server's share of the load benchmark above.
+func BenchmarkAllowed(b *testing.B) {
+	o := newOrigin(b, site)
+	l := &loopbackOnly{}
+	s, err := newServer(Config{RatePerSecond: -1}, l.check)
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := "/api/allowed?agent=Googlebot&url=" + o.URL + "/private/x"
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		if w.Code != 200 {
+			b.Fatal(w.Code, w.Body)
+		}
+	}
+	if n := o.hits.Load(); n != 1 {
+		b.Fatalf("origin fetched %d times", n)
 	}
 }

@@ -64,6 +64,9 @@ func runServe(e *env) int {
 	}
 	log := slog.New(h)
 	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate}
+	// go-redis logs connection trouble through a global logger; route it
+	// into the structured log instead of raw lines on standard error.
+	redis.SetLogger(serveRedisLog{log})
 	closeStore, err := serveStore(&cfg, *store)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", *store, err)
@@ -122,4 +125,11 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 		return func() { c.Close() }, nil
 	}
 	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
+}
+
+// serveRedisLog adapts slog to go-redis's logger.
+type serveRedisLog struct{ log *slog.Logger }
+
+func (l serveRedisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.WarnContext(ctx, strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "), "component", "redis")
 }
