@@ -141,15 +141,22 @@ func runCheck(e *env) int {
 		if !d.Allowed {
 			status = exitFinding
 		}
-		var info string
+		var fetchWhy, info string
 		var fetched any
-		if *verbose && f == nil && checkFetchInfo != nil {
-			info, fetched = checkFetchInfo(e, u, names, prof)
+		if f == nil && checkFetchInfo != nil {
+			fetchWhy, info, fetched = checkFetchInfo(e, u, names, prof)
+			if !*verbose {
+				info, fetched = "", nil
+			}
 		}
 		if *asJSON {
+			reason := d.Reason.String()
+			if fetchWhy != "" {
+				reason = fetchWhy
+			}
 			enc.Encode(checkResult{
 				URL: u, Agent: *agent, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
-				Group: d.Group.Agent, Reason: d.Reason.String(), Fetch: fetched,
+				Group: d.Group.Agent, Reason: reason, Fetch: fetched,
 			})
 			continue
 		}
@@ -165,6 +172,9 @@ func runCheck(e *env) int {
 		case robotstxt.RobotsTxt, robotstxt.EmptyRuleMatched, robotstxt.IndexHTML:
 			why += " (" + d.Reason.String() + ")"
 		}
+		if fetchWhy != "" {
+			why = fetchWhy
+		}
 		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, why)
 		if info != "" {
 			fmt.Fprintf(out, "%-10s %s\n", "", info)
@@ -177,9 +187,11 @@ func runCheck(e *env) int {
 // site's robots.txt. Without it, -robots is required.
 var checkFetch func(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error)
 
-// checkFetchInfo, set with checkFetch, says for -v how rawurl's robots.txt
-// was fetched: a line of text and a value for -json.
-var checkFetchInfo func(e *env, rawurl string, agents []string, p robotstxt.Profile) (string, any)
+// checkFetchInfo, set with checkFetch, says how rawurl's robots.txt was
+// fetched: why, when the verdict came from the fetch rather than a rule
+// ("robots.txt unreachable: ..."), else ""; and for -v a line of text and a
+// value for -json.
+var checkFetchInfo func(e *env, rawurl string, agents []string, p robotstxt.Profile) (why, info string, obj any)
 
 func checkAgents(s string) []string {
 	var names []string

@@ -67,18 +67,25 @@ func checkFetchDecide(e *env, rawurl string, agents []string, p robotstxt.Profil
 	return r.Check(rawurl, agents...), nil
 }
 
-// checkFetchOutcome reports, for -v, how rawurl's robots.txt was fetched:
-// one line of text and the outcome for -json. The fetch is already cached
-// by checkFetchDecide.
-func checkFetchOutcome(e *env, rawurl string, agents []string, p robotstxt.Profile) (string, any) {
+// checkFetchOutcome reports how rawurl's robots.txt was fetched: why the
+// verdict is what it is when no rule decided it (the file is absent,
+// unreachable, ...), and for -v one line of text and the outcome for
+// -json. The fetch is already cached by checkFetchDecide.
+func checkFetchOutcome(e *env, rawurl string, agents []string, p robotstxt.Profile) (why, info string, obj any) {
 	r, err := checkFetchRobots(e, rawurl, agents, p)
 	if err != nil {
-		return err.Error(), nil
+		return "", err.Error(), nil
 	}
 	o := &r.Outcome
-	s := fmt.Sprintf("robots.txt: %s", o.String())
-	for _, w := range o.Warnings {
-		s += ", warning: " + w.String()
+	if o.Verdict != robotsfetch.UseRules {
+		why = "robots.txt: " + o.Rule.Explain()
+		if o.Status != 0 {
+			why = fmt.Sprintf("robots.txt %d: %s", o.Status, o.Rule.Explain())
+		}
 	}
-	return s, o
+	info = fmt.Sprintf("robots.txt: %s", o.String())
+	for _, w := range o.Warnings {
+		info += ", warning: " + w.String()
+	}
+	return why, info, o
 }
