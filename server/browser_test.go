@@ -302,6 +302,37 @@ func TestBrowser(t *testing.T) {
 		con.check(t, cancel)
 	})
 
+	t.Run("page tab with a pasted response", func(t *testing.T) {
+		ctx, cancel, con := tab(t, bctx)
+		err := chromedp.Do(ctx,
+			chromedp.Navigate(ts.URL+"/#tab=page"),
+			chromedp.WaitVisible(chromedp.ID("page-url")),
+			chromedp.Click(chromedp.CSS("#page-paste summary")),
+			chromedp.WaitVisible(chromedp.ID("page-html")),
+			paste("#page-headers", "X-Robots-Tag: googlebot: nosnippet"),
+			paste("#page-html", "<html><head>\n<meta name=\"robots\" content=\"noindex\">\n</head></html>"),
+			retype("#page-agents", "Googlebot, YandexBot"),
+			chromedp.Click(chromedp.ID("page-go")),
+			chromedp.WaitVisible(chromedp.ID("page-table")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, ctx, `#page-table tr[data-agent="Googlebot"] td[data-field="snippet"]`); !strings.Contains(got, "no") || !strings.Contains(got, "X-Robots-Tag header (line 1)") {
+			t.Errorf("Googlebot snippet cell %q", got)
+		}
+		if got := text(t, ctx, `#page-table tr[data-agent="YandexBot"] td[data-field="index"]`); !strings.Contains(got, "no") || !strings.Contains(got, "meta") {
+			t.Errorf("YandexBot index cell %q", got)
+		}
+		if got := text(t, ctx, `#page-table tr[data-agent="YandexBot"] td[data-field="snippet"]`); got != "yes" {
+			t.Errorf("YandexBot snippet cell %q: the googlebot header must not reach it", got)
+		}
+		if got := text(t, ctx, "#page-out"); !strings.Contains(got, "robots.txt was not checked") {
+			t.Errorf("without a URL the page must say robots.txt was not checked: %q", got)
+		}
+		con.check(t, cancel)
+	})
+
 	t.Run("fetch robots.txt by URL", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		err := chromedp.Do(ctx,
