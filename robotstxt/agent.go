@@ -159,21 +159,41 @@ func (a *Agent) Rules() []Rule {
 		return nil
 	}
 	var rs []Rule
+	all := a.f.allRules()
 	for _, g := range a.e.groups {
-		rs = a.f.appendRules(rs, a.f.groups[g])
+		rs = a.f.appendRules(rs, all, a.f.groups[g])
+	}
+	return rs
+}
+
+// allRules gathers every rule record, by number, from the indexes (every
+// group is named by at least one user-agent line, so every rule is in one).
+func (f *File) allRules() []rule {
+	rs := make([]rule, f.nrules)
+	fill := func(ix *index) {
+		if ix == nil {
+			return
+		}
+		for _, e := range ix.ents {
+			rs[e.id] = e.rule
+		}
+	}
+	fill(f.star.idx)
+	for i := range f.agents {
+		fill(f.agents[i].idx)
 	}
 	return rs
 }
 
 // appendRules appends g's rules as written, leaving out the synthetic
 // index.html rules.
-func (f *File) appendRules(rs []Rule, g group) []Rule {
+func (f *File) appendRules(rs []Rule, all []rule, g group) []Rule {
 	for id := g.ruleLo; id < g.ruleHi; id++ {
-		r := &f.rules[id]
+		r := &all[id]
 		if r.flags&fIndex != 0 {
 			continue
 		}
-		rs = append(rs, Rule{Allow: r.flags&fAllow != 0, Pattern: f.pattern(id), Line: int(r.line)})
+		rs = append(rs, Rule{Allow: r.flags&fAllow != 0, Pattern: f.pattern(r, id), Line: int(r.line)})
 	}
 	return rs
 }
@@ -219,16 +239,12 @@ func (a *Agent) decide(path string) Decision {
 	if a.e == nil || a.e.idx == nil {
 		return d
 	}
-	m := a.e.idx.lookup(f.arena, f.rules, path)
-	if m.r < 0 {
+	e := a.e.idx.lookup(f.arena, path)
+	if e == nil {
 		return d
 	}
-	r := &f.rules[m.r]
-	id := uint32(m.r)
-	if r.flags&fIndex != 0 {
-		id-- // the synthetic rule follows the rule it was made from
-	}
-	d.Rule = Rule{Allow: r.flags&fAllow != 0, Line: int(r.line), Pattern: f.pattern(id)}
+	r := &e.rule
+	d.Rule = Rule{Allow: r.flags&fAllow != 0, Line: int(r.line), Pattern: f.pattern(r, e.id)}
 	switch {
 	case r.n == 0:
 		d.Reason = EmptyRuleMatched
@@ -242,9 +258,8 @@ func (a *Agent) decide(path string) Decision {
 }
 
 // pattern returns rule id's pattern as written.
-func (f *File) pattern(id uint32) string {
-	r := &f.rules[id]
-	if r.flags&fRaw != 0 {
+func (f *File) pattern(r *rule, id uint32) string {
+	if r.flags&(fRaw|fIndex) != 0 {
 		return f.raw[id]
 	}
 	return f.arena[r.off : r.off+r.n]
@@ -271,6 +286,7 @@ func (f *File) Profile() Profile { return f.profile }
 // on each call.
 func (f *File) Groups() []Group {
 	out := make([]Group, len(f.groups))
+	all := f.allRules()
 	for i, g := range f.groups {
 		G := &out[i]
 		for _, u := range f.uas[g.uaLo:g.uaHi] {
@@ -278,7 +294,7 @@ func (f *File) Groups() []Group {
 			G.Tokens = append(G.Tokens, u.tok)
 			G.AgentLines = append(G.AgentLines, int(u.line))
 		}
-		G.Rules = f.appendRules(nil, g)
+		G.Rules = f.appendRules(nil, all, g)
 	}
 	return out
 }

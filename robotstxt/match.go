@@ -34,22 +34,25 @@ const (
 // chain of the greatest key ≤ that path, so a lookup is one binary search
 // plus a short walk up the chain.
 type index struct {
-	keys  []ikey
-	order []uint32 // rule numbers, grouped by key
-	// need[j] is rules[order[j]].need, kept beside order so that the loop
-	// over a key's wildcard rules rejects most of them without touching
-	// the rules themselves.
-	need []uint32
+	keys []ikey
+	// ents are the rules, grouped by key: copies of the rule records with
+	// their numbers, so a check reads one array and never the file's.
+	ents []ient
 	wild bool // some rule has a need mask
+}
+
+type ient struct {
+	rule
+	id uint32
 }
 
 type ikey struct {
 	// word is the head's first 8 bytes, big-endian and zero-padded: the
 	// binary search compares words and looks at the bytes only on a tie.
-	word        uint64
-	off, n      uint32 // the head, in arena
-	first, last uint32 // order[first:last]
-	parent      int32
+	word   uint64
+	off, n uint32 // the head, in arena
+	first  uint32 // the key's rules are ents[first:], up to the next key's first
+	parent int32
 }
 
 // prefixWord packs the first 8 bytes of s, big-endian, zero-padded, so that
@@ -72,33 +75,25 @@ func byteMask(s string) uint32 {
 	return m
 }
 
-// match is the best rule found so far.
-type match struct {
-	r  int32 // rule number, -1 for none
-	n  uint32
-	al bool
-	ln uint32
-}
-
-// better reports whether rule x beats the current best m: longer pattern,
-// then allow over disallow (RFC 9309 §2.2.2 "SHOULD"), then the earlier
-// line (Google keeps the first rule it meets at a given priority).
-func (m *match) better(x *rule) bool {
-	if m.r < 0 || x.n > m.n {
+// better reports whether rule x beats the current best b (nil for none):
+// longer pattern, then allow over disallow (RFC 9309 §2.2.2 "SHOULD"),
+// then the earlier line (Google keeps the first rule it meets at a given
+// priority).
+func better(b *ient, x *rule) bool {
+	if b == nil || x.n > b.n {
 		return true
 	}
-	if x.n < m.n {
+	if x.n < b.n {
 		return false
 	}
-	al := x.flags&fAllow != 0
-	if al != m.al {
+	if al := x.flags&fAllow != 0; al != (b.flags&fAllow != 0) {
 		return al
 	}
-	return x.line < m.ln
+	return x.line < b.line
 }
 
 func buildIndex(arena string, rules []rule, ids []uint32) *index {
-	ix := &index{order: ids}
+	ix := &index{}
 	head := func(id uint32) string {
 		r := &rules[id]
 		return arena[r.off : r.off+r.head]
@@ -140,9 +135,9 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		}
 	}
 	ix.keys = make([]ikey, 0, distinct)
-	ix.need = make([]uint32, len(ids))
+	ix.ents = make([]ient, len(ids))
 	for j, id := range ids {
-		ix.need[j] = rules[id].need
+		ix.ents[j] = ient{rules[id], id}
 		if rules[id].need != 0 {
 			ix.wild = true
 		}
@@ -156,7 +151,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 			j++
 		}
 		r := &rules[ids[i]]
-		k := ikey{word: items[i].word, off: r.off, n: r.head, first: uint32(i), last: uint32(j), parent: -1}
+		k := ikey{word: items[i].word, off: r.off, n: r.head, first: uint32(i), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
 			if strings.HasPrefix(h, arena[top.off:top.off+top.n]) {
@@ -172,9 +167,9 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	return ix
 }
 
-// lookup returns the best rule of ix matching path.
-func (ix *index) lookup(arena string, rules []rule, path string) match {
-	best := match{r: -1}
+// lookup returns the best rule of ix matching path, or nil.
+func (ix *index) lookup(arena string, path string) *ient {
+	var best *ient
 	keys := ix.keys
 	// Greatest key ≤ path.
 	pw := prefixWord(path)
@@ -200,24 +195,28 @@ func (ix *index) lookup(arena string, rules []rule, path string) match {
 	if ix.wild {
 		have = byteMask(path)
 	}
-	order, need := ix.order, ix.need
+	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
 		rest := path[k.n:]
-		for j := k.first; j < k.last; j++ {
-			if need[j]&^have != 0 {
+		last := uint32(len(ents))
+		if int(i)+1 < len(keys) {
+			last = keys[i+1].first
+		}
+		for j := k.first; j < last; j++ {
+			e := &ents[j]
+			if e.need&^have != 0 {
 				continue // the path lacks a byte the rule needs
 			}
-			id := order[j]
-			r := &rules[id]
-			if !best.better(r) {
+			r := &e.rule
+			if !better(best, r) {
 				// Rules under a key come best first: none of the rest can win.
 				break
 			}
 			if r.flags&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+r.head:r.off+r.n]) {
 				continue
 			}
-			best = match{r: int32(id), n: r.n, al: r.flags&fAllow != 0, ln: r.line}
+			best = e
 			break
 		}
 		i = k.parent

@@ -11,7 +11,7 @@ import (
 type File struct {
 	profile Profile
 	arena   string // every compared pattern and every lower-cased token
-	rules   []rule
+	nrules  int    // rules numbered 0..nrules-1; their records live in the indexes
 	raw     map[uint32]string // pattern as written, where it differs from the compared form
 
 	agents []agentEntry // sorted by token
@@ -94,7 +94,7 @@ func ParseWith(data []byte, o Options) *File {
 	// tokens and agent names are parts of it), so it rarely regrows.
 	p.arena = make([]byte, 0, len(data)+16)
 	if n := bytes.Count(data, nl); n > 0 {
-		p.f.rules = make([]rule, 0, n/2+1)
+		p.rules = make([]rule, 0, n/2+1)
 	}
 	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
 		p.line(data, r)
@@ -107,6 +107,7 @@ func ParseWith(data []byte, o Options) *File {
 var nl = []byte{'\n'}
 
 type parser struct {
+	rules     []rule // every rule, by number; the indexes keep copies
 	f       *File
 	arena   []byte
 	cur     int      // current group, -1 before the first user-agent line
@@ -184,7 +185,7 @@ func (p *parser) userAgent(r *rawLine, val []byte) {
 	f := p.f
 	if p.cur < 0 || p.sepSeen {
 		n := uint32(len(f.uas))
-		r := uint32(len(f.rules))
+		r := uint32(len(p.rules))
 		f.groups = append(f.groups, group{uaLo: n, uaHi: n, ruleLo: r, ruleHi: r})
 		p.cur = len(f.groups) - 1
 		p.sepSeen = false
@@ -244,7 +245,7 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			p.f.raw = make(map[uint32]string)
 		}
 		p.f.raw[id] = string(val)
-		p.f.rules[id].flags |= fRaw
+		p.rules[id].flags |= fRaw
 	}
 	// Google: "Allow: /x/index.htm(l)" also allows "/x/", as the pattern
 	// "/x/$" on the same line.
@@ -254,7 +255,12 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			p.arena = append(p.arena, p.arena[off:off+s+1]...)
 			p.arena = append(p.arena, '$')
 			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true)
-			p.f.rules[id2].flags |= fIndex
+			p.rules[id2].flags |= fIndex
+			// Decisions show the rule as written: the index.html line.
+			if p.f.raw == nil {
+				p.f.raw = make(map[uint32]string)
+			}
+			p.f.raw[id2] = string(val)
 		}
 	}
 }
@@ -290,9 +296,9 @@ func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 			}
 		}
 	}
-	p.f.rules = append(p.f.rules, ru)
+	p.rules = append(p.rules, ru)
 	p.f.groups[p.cur].ruleHi++
-	return uint32(len(p.f.rules) - 1)
+	return uint32(len(p.rules) - 1)
 }
 
 func (p *parser) finish(data []byte, res scanResult) {
@@ -317,6 +323,7 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Hint:    "save the file as UTF-8"})
 	}
 	f.arena = string(p.arena)
+	f.nrules = len(p.rules)
 	// Tokens were appended to the arena in order, each ending where the next
 	// thing written began; recover each one's end from the next offset.
 	for k := range f.uas {
@@ -408,7 +415,7 @@ func (p *parser) indexFor(groups []int, cache []cachedIndex) (*index, []cachedIn
 				ids = append(ids, id)
 			}
 		}
-		ix = buildIndex(f.arena, f.rules, ids)
+		ix = buildIndex(f.arena, p.rules, ids)
 	}
 	return ix, append(cache, cachedIndex{groups, ix})
 }
