@@ -10,8 +10,8 @@ import (
 // File is a parsed robots.txt. It is immutable and safe for concurrent use.
 type File struct {
 	profile Profile
-	arena   string // every compared pattern and every lower-cased token
-	nrules  int    // rules numbered 0..nrules-1; their records live in the indexes
+	arena   string            // every compared pattern and every lower-cased token
+	nrules  int               // rules numbered 0..nrules-1; their records live in the indexes
 	raw     map[uint32]string // pattern as written, where it differs from the compared form
 
 	agents []agentEntry // sorted by token
@@ -107,7 +107,7 @@ func ParseWith(data []byte, o Options) *File {
 var nl = []byte{'\n'}
 
 type parser struct {
-	rules     []rule // every rule, by number; the indexes keep copies
+	rules   []rule // every rule, by number; the indexes keep copies
 	f       *File
 	arena   []byte
 	cur     int      // current group, -1 before the first user-agent line
