@@ -63,8 +63,21 @@ type Reader struct {
 
 	rec   Record
 	stats Stats
-	onBad func(BadLine)
+	onBad  func(BadLine)
+	onSkip func(line int64, directive bool)
+	onRead func()
 }
+
+// OnSkip sets a function called for every blank line (directive false)
+// and directive line such as W3C "#Fields" (directive true), so a caller
+// can account for every input line.
+func (r *Reader) OnSkip(f func(line int64, directive bool)) { r.onSkip = f }
+
+// OnRead sets a function called before each read from the input that may
+// block: the Reader holds no complete line. A filter that answers line by
+// line (a ClickHouse executable pool waits for each block's rows) flushes
+// its output there.
+func (r *Reader) OnRead(f func()) { r.onRead = f }
 
 // OnBad sets a function called for every bad line as it is read (the
 // Stats keep only the first MaxSamples). The BadLine's Text is capped.
@@ -205,6 +218,9 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		if len(line) == 0 {
 			r.stats.Blank++
+			if r.onSkip != nil {
+				r.onSkip(r.stats.Lines, false)
+			}
 			continue
 		}
 		err = r.parser.Parse(line, &r.rec)
@@ -215,6 +231,9 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		if err == ErrDirective {
 			r.stats.Directives++
+			if r.onSkip != nil {
+				r.onSkip(r.stats.Lines, true)
+			}
 			continue
 		}
 		r.bad(line, err.Error())
@@ -281,6 +300,9 @@ func (r *Reader) nextLine() (line []byte, long bool, err error) {
 
 // more reads at least one byte into the free end of the buffer, or sets eof.
 func (r *Reader) more() error {
+	if r.onRead != nil && !r.eof {
+		r.onRead()
+	}
 	for !r.eof && r.end < len(r.buf) {
 		n, err := r.src.Read(r.buf[r.end:])
 		r.end += n

@@ -129,3 +129,16 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// AppendSkipRow appends the NDJSON row for a blank or directive line, so
+// that enrich writes exactly one row per input line.
+func AppendSkipRow(b []byte, src string, line int64, directive bool) []byte {
+	b = append(b, `{"src":`...)
+	b = appendJSONString(b, src)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, line, 10)
+	if directive {
+		return append(b, `,"skip":"directive"}`+"\n"...)
+	}
+	return append(b, `,"skip":"blank"}`+"\n"...)
+}

@@ -65,6 +65,9 @@ func Merge(topK int, parts ...*Report) (*Report, error) {
 			}
 		}
 		for _, c := range p.Crawlers {
+			if c == nil {
+				continue // "null" in a hand-edited or damaged file
+			}
 			m := byName[c.Name]
 			if m == nil {
 				cp := *c

@@ -44,7 +44,8 @@ func WriteText(w io.Writer, r *Report) error {
 		p("no known crawlers; %s other requests\n", num(r.Other))
 		return ew.err
 	}
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "crawler\trequests\tbytes\tverified\tspoofed\tunverif.\tdisallowed\tgrace\trobots.txt\t2xx\t3xx\t4xx\t5xx\ttoo fast\t")
 	for _, c := range r.Crawlers {
 		classes := statusClasses(c.Status)
@@ -62,6 +63,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(tw, "(not crawlers)\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", num(r.Other))
 	tw.Flush()
+	for line := range strings.Lines(table.String()) {
+		p("%s\n", strings.TrimRight(line, " \n"))
+	}
 
 	var viol []*Crawler
 	for _, c := range r.Crawlers {

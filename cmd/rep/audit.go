@@ -349,11 +349,13 @@ func runAuditEnrich(e *env, args []string) int {
 	fs.Usage = func() {
 		fmt.Fprint(e.stderr, `usage: rep audit enrich [flags] LOG ...
 
-Writes one NDJSON row per request line (and per bad line, with "error"), in
-input order: src, line, time, ip, host, method, path, status, bytes, ua, and for
-crawlers crawler, operator, purpose, verified, robots (allow|disallow|grace),
-rule, rule_line, robots_version, gap_ms, crawl_delay_s. Use - to read standard
-input, as Spark pipe, Hadoop Streaming and ClickHouse executables do.
+Writes exactly one NDJSON row per input line, in input order: for a request
+src, line, time, ip, host, method, path, status, bytes, ua, and for crawlers
+crawler, operator, purpose, verified, robots (allow|disallow|grace), rule,
+rule_line, robots_version, gap_ms, crawl_delay_s; for a bad line src, line,
+error, text; for a blank or directive line src, line, skip. Use - to read
+standard input, as Spark pipe, Hadoop Streaming and ClickHouse executables do;
+output is flushed whenever the input has no complete line left.
 
 flags:
 `)
@@ -384,6 +386,15 @@ flags:
 			return exitUsage
 		}
 		r.OnBad(func(b accesslog.BadLine) { w.buf = audit.AppendBadRow(w.buf, b) })
+		r.OnSkip(func(line int64, directive bool) { w.buf = audit.AppendSkipRow(w.buf, name, line, directive) })
+		// Answer what has been read before waiting for more: a ClickHouse
+		// executable pool sends a block and waits for all its rows.
+		var werr error
+		r.OnRead(func() {
+			if werr == nil {
+				werr = w.flush()
+			}
+		})
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {
@@ -396,6 +407,10 @@ flags:
 			}
 			row := a.Add(e.ctx, rec)
 			w.buf = audit.AppendRow(w.buf, name, rec, row, opt.Robots)
+			if werr != nil {
+				r.Close()
+				return auditWriteErr(e, werr)
+			}
 			if err := w.maybeFlush(); err != nil {
 				r.Close()
 				return auditWriteErr(e, err)
