@@ -61,8 +61,8 @@ type Reader struct {
 	start, end int
 	eof        bool
 
-	rec   Record
-	stats Stats
+	rec    Record
+	stats  Stats
 	onBad  func(BadLine)
 	onSkip func(line int64, directive bool)
 	onRead func()
