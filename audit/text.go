@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -178,16 +177,6 @@ func statusClasses(m map[string]int64) [6]int64 {
 		}
 	}
 	return c
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys(m map[string]int64) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // num formats n with thousands separators.
