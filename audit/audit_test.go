@@ -208,3 +208,14 @@ func detect(t testing.TB, data []byte) *accesslog.Format {
 	}
 	return f
 }
+
+func parseRobots(s string) *robotstxt.File { return robotstxt.Parse([]byte(s)) }
+
+func reader(t testing.TB, data []byte) *accesslog.Reader {
+	t.Helper()
+	r, err := accesslog.NewReader(bytes.NewReader(data), "log", nil, accesslog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
