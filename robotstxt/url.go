@@ -36,19 +36,18 @@ func pathFast(rawurl string) (string, bool) {
 	// Fast path for what crawlers send: an http(s) URL. robots.cc's general
 	// rules below give the same answer for these.
 	if n := schemeLen(rawurl); n > 0 {
-		for i := n; i < len(rawurl); i++ {
-			switch rawurl[i] {
-			case '/', '?', ';':
-				p := rawurl[i:]
-				if h := strings.IndexByte(p, '#'); h >= 0 {
-					p = p[:h]
-				}
-				return p, p[0] == '/'
-			case '#':
-				return "/", true
-			}
+		i := n
+		for i < len(rawurl) && !authorityEnd[rawurl[i]] {
+			i++
 		}
-		return "/", true
+		if i == len(rawurl) || rawurl[i] == '#' {
+			return "/", true
+		}
+		p := rawurl[i:]
+		if h := strings.IndexByte(p, '#'); h >= 0 {
+			p = p[:h]
+		}
+		return p, p[0] == '/'
 	}
 	start := 0
 	if len(rawurl) >= 2 && rawurl[0] == '/' && rawurl[1] == '/' {
@@ -94,6 +93,10 @@ func bytesString(b []byte) string {
 	}
 	return unsafe.String(&b[0], len(b))
 }
+
+// authorityEnd marks the bytes that end an http(s) URL's authority: the
+// start of the path, params or query ('/', '?', ';'), or of the fragment.
+var authorityEnd = [256]bool{'/': true, '?': true, ';': true, '#': true}
 
 // schemeLen returns 7 or 8 when s starts with "http://" or "https://".
 func schemeLen(s string) int {
