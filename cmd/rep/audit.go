@@ -288,6 +288,16 @@ func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robo
 		return nil, "", fmt.Errorf("%s: %v", url, err)
 	}
 	o := rb.Outcome
+	if o.Status == 0 {
+		// No answer at all: RFC 9309 would have a crawler assume "disallow
+		// all", but judging a log by that would flag every request. Ask for
+		// the file instead.
+		hint := "save the robots.txt and give it as a file"
+		if strings.Contains(o.Error, "netguard") {
+			hint = "use -allow-private to fetch from a local or staging server"
+		}
+		return nil, "", fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
+	}
 	src := fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
 	switch {
 	case rb.File != nil:
