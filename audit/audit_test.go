@@ -219,3 +219,27 @@ func reader(t testing.TB, data []byte) *accesslog.Reader {
 	}
 	return r
 }
+
+// TestAgentGroups pins the group each crawler obeys: Googlebot-Image falls
+// back to a Googlebot group, AdsBot ignores "*", others use "*".
+func TestAgentGroups(t *testing.T) {
+	h, err := NewHistory(Version{Source: "r", File: parseRobots("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g/\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Robots: h}, false)
+	for _, c := range []struct {
+		ua, path string
+		want     RobotsVerdict
+	}{
+		{"Googlebot-Image/1.0", "/g/x.jpg", RobotsDisallowed},
+		{"Googlebot-Image/1.0", "/x.jpg", RobotsAllowed},
+		{"AdsBot-Google (+http://www.google.com/adsbot.html)", "/landing", RobotsAllowed},
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "/landing", RobotsDisallowed},
+	} {
+		rec := accesslog.Record{Time: 1, Target: []byte(c.path), UserAgent: []byte(c.ua), HasUserAgent: true, IP: []byte("1.2.3.4")}
+		if row := a.Add(context.Background(), &rec); row.Robots != c.want {
+			t.Errorf("%s %s: %v, want %v", c.ua, c.path, row.Robots, c.want)
+		}
+	}
+}
