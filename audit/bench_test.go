@@ -134,3 +134,31 @@ func benchFile(b *testing.B, audit bool) {
 	}
 	report(b, n, cpu0)
 }
+
+// BenchmarkAdd measures Add on a crawler request seen before: the steady
+// state of a long log, which must not allocate.
+func BenchmarkAdd(b *testing.B) {
+	h, err := NewHistory(
+		Version{Source: "v1", File: parseRobots("User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nCrawl-delay: 5\nDisallow: /private/\n")},
+		Version{Since: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), Source: "v2", File: parseRobots("User-agent: *\nDisallow: /\n")},
+	)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := New(Options{Robots: h}, false)
+	rec := accesslog.Record{
+		Time:   time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC).UnixNano(),
+		IP:     []byte("157.55.39.1"),
+		Host:   []byte("www.example.com"),
+		Target: []byte("/private/products/item-12345?color=red"), Status: 200, Bytes: 5000,
+		UserAgent:    []byte("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"),
+		HasUserAgent: true,
+	}
+	ctx := context.Background()
+	a.Add(ctx, &rec)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec.Time += 1e9
+		a.Add(ctx, &rec)
+	}
+}
