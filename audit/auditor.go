@@ -33,9 +33,9 @@ type Options struct {
 	// TopK is how many paths to track per crawler (default 1000); Report
 	// lists the top TopPaths (default 20).
 	TopK, TopPaths int
-	// MaxIPs bounds the distinct (crawler, address) pairs whose
-	// verification is deferred to Finish (default 1<<20); past it, requests
-	// are verified as they come.
+	// MaxIPs bounds the distinct (crawler, day, address) entries whose
+	// verification is deferred to Finish or whose inline verdict is cached
+	// (default 1<<20); past it, requests are verified as they come.
 	MaxIPs int
 	// Workers is the number of concurrent verifications in Finish
 	// (default 32: DNS lookups wait, they do not compute).
@@ -104,14 +104,8 @@ type Auditor struct {
 	order  []*cstate
 	first  int64
 	last   int64
-	nIPs   int
-	cache  map[ipKey]identity.Verdict // inline verification cache
+	nIPs   int // (crawler, day, address) entries held for verification
 	site   []byte
-}
-
-type ipKey struct {
-	c  *crawlers.Crawler
-	ip string
 }
 
 // cstate is the running aggregate of one crawler.
@@ -126,13 +120,18 @@ type cstate struct {
 	viol         map[[2]int]*Violation
 	top          *topK
 	hosts        map[string]*Edge
-	ips          map[string]*ipStat
-	firstReq     int64
-	firstRobots  int64
-	delay        DelayStats
-	delaySeen    bool
-	spoofers     *topK
-	k            int
+	// ips holds, per day and client address, the requests whose
+	// verification waits for Finish; seen caches inline verdicts. Both are
+	// per day because the IP lists are dated: a request is judged against
+	// the list of its own day.
+	ips         map[int64]map[string]*ipStat
+	seen        map[int64]map[string]identity.Verdict
+	firstReq    int64
+	firstRobots int64
+	delay       DelayStats
+	delaySeen   bool
+	spoofers    *topK
+	k           int
 }
 
 type ipStat struct {
@@ -146,7 +145,7 @@ type ipStat struct {
 // distinct address.
 func New(opt Options, inline bool) *Auditor {
 	opt.defaults()
-	a := &Auditor{opt: opt, inline: inline, states: map[*crawlers.Crawler]*cstate{}, cache: map[ipKey]identity.Verdict{}}
+	a := &Auditor{opt: opt, inline: inline, states: map[*crawlers.Crawler]*cstate{}}
 	a.site = []byte(strings.ToLower(opt.Site))
 	a.rep.Schema = SchemaVersion
 	a.rep.Grace = Duration(opt.Grace)
@@ -173,7 +172,8 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		viol:         map[[2]int]*Violation{},
 		top:          newTopK(a.opt.TopK),
 		hosts:        map[string]*Edge{},
-		ips:          map[string]*ipStat{},
+		ips:          map[int64]map[string]*ipStat{},
+		seen:         map[int64]map[string]identity.Verdict{},
 		firstReq:     -1,
 		firstRobots:  -1,
 		k:            a.opt.TopK,
@@ -398,25 +398,38 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 		s.out.Unchecked++
 		return
 	}
-	if !a.inline && a.nIPs < a.opt.MaxIPs {
-		st := s.ips[string(rec.IP)]
-		if st == nil {
+	day := t / int64(24*time.Hour)
+	if !a.inline {
+		byIP := s.ips[day]
+		st := byIP[string(rec.IP)]
+		if st == nil && a.nIPs < a.opt.MaxIPs {
+			if byIP == nil {
+				byIP = map[string]*ipStat{}
+				s.ips[day] = byIP
+			}
 			st = &ipStat{first: t}
-			s.ips[string(rec.IP)] = st
+			byIP[string(rec.IP)] = st
 			a.nIPs++
 		}
-		st.requests++
-		if disallowed {
-			st.disallowed++
+		if st != nil {
+			st.requests++
+			if disallowed {
+				st.disallowed++
+			}
+			return
 		}
-		return
 	}
-	key := ipKey{s.c, string(rec.IP)}
-	v, ok := a.cache[key]
+	byIP := s.seen[day]
+	v, ok := byIP[string(rec.IP)]
 	if !ok {
-		v = a.verify(ctx, s.c, key.ip, t)
-		if len(a.cache) < a.opt.MaxIPs {
-			a.cache[key] = v
+		v = a.verify(ctx, s.c, string(rec.IP), t)
+		if a.nIPs < a.opt.MaxIPs {
+			if byIP == nil {
+				byIP = map[string]identity.Verdict{}
+				s.seen[day] = byIP
+			}
+			byIP[string(rec.IP)] = v
+			a.nIPs++
 		}
 	}
 	row.Identity = v
@@ -497,8 +510,10 @@ func (a *Auditor) Finish(ctx context.Context, st accesslog.Stats, source string)
 	}
 	go func() {
 		for _, s := range a.order {
-			for ip, st := range s.ips {
-				jobs <- job{s, ip, st}
+			for _, byIP := range s.ips {
+				for ip, st := range byIP {
+					jobs <- job{s, ip, st}
+				}
 			}
 		}
 		close(jobs)
