@@ -187,11 +187,7 @@ func (r *Reader) Close() error {
 // is full, or the input ends.
 func (r *Reader) fill(want int) error {
 	for !r.eof && r.end-r.start < want && r.end < len(r.buf) {
-		n, err := r.src.Read(r.buf[r.end:])
-		r.end += n
-		if err == io.EOF {
-			r.eof = true
-		} else if err != nil {
+		if err := r.more(); err != nil {
 			return err
 		}
 	}
