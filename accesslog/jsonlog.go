@@ -120,6 +120,11 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 	if p.badTime != nil {
 		return badAt(line, p.badTime, "a timestamp (RFC 3339, CLF or Unix seconds)")
 	}
+	if !p.haveTime {
+		// Without a time no robots.txt version can be chosen: say so rather
+		// than date the request 1970.
+		return badAt(line, line[len(line):], "a time field (ts, time, timestamp, time_local, StartUTC, …)")
+	}
 	if len(r.IP) == 0 {
 		r.IP = p.remoteIP
 	}
