@@ -41,6 +41,7 @@ func WriteText(w io.Writer, r *Report) error {
 	p("\n")
 	if len(r.Crawlers) == 0 {
 		p("no known crawlers; %s other requests\n", num(r.Other))
+		writeBad(p, r)
 		return ew.err
 	}
 	var table strings.Builder
@@ -146,6 +147,12 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		p("  %s: %s\n", c.Name, strings.Join(ps, ", "))
 	}
+	writeBad(p, r)
+	return ew.err
+}
+
+// writeBad shows the first bad lines, which are never dropped silently.
+func writeBad(p func(string, ...any), r *Report) {
 	if len(r.BadSamples) > 0 {
 		p("\nbad lines (%s), first:\n", num(r.BadLines))
 		for i, b := range r.BadSamples {
@@ -155,7 +162,6 @@ func WriteText(w io.Writer, r *Report) error {
 			p("  %s:%d: %s: %.80q\n", b.Source, b.Line, b.Error, b.Text)
 		}
 	}
-	return ew.err
 }
 
 func obeyNote(c *Crawler) string {
