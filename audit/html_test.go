@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/internal/browsertest"
 	"github.com/rep-toolkit/rep/internal/loggen"
 )
 
@@ -112,35 +112,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 }
 
-// browser starts headless Chromium for one test, with the flags a shared
-// CI machine needs; as root it must run without the sandbox.
+// browser starts headless Chromium for one test (internal/browsertest).
 func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("chromium not found on PATH (%v): install it with apt-get install chromium, as make test does", err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	}
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
-		cancelB()
-		cancelA()
-		t.Fatalf("starting chromium: %v", err)
-	}
-	t.Cleanup(func() { cancelB(); cancelA() })
-	return bctx
+	return browsertest.Start(t, 1200, 900)
 }

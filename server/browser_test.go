@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,38 +15,16 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/rep-toolkit/rep/internal/browsertest"
 )
 
 // update rewrites the screenshots under docs/ from the browser tests.
 var update = flag.Bool("update", false, "rewrite docs/serve-*.png screenshots from the browser tests")
 
-// browser starts one headless Chromium for the test. A missing browser is a
-// failure, never a skip: make test installs Debian's chromium.
+// browser starts headless Chromium for one test (internal/browsertest).
 func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("chromium not found on PATH (%v): install it with apt-get install chromium, as make test does", err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	if err := chromedp.Do(bctx); err != nil {
-		cancelB()
-		cancelA()
-		t.Fatalf("starting chromium: %v", err)
-	}
-	t.Cleanup(func() { cancelB(); cancelA() })
-	return bctx
+	return browsertest.Start(t, 1280, 900)
 }
 
 // console collects what a tab reports as an error: console.error calls,
