@@ -1,8 +1,10 @@
 package robotstxt
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // rule is the compact form of one allow or disallow rule. Its pattern (as
@@ -58,6 +60,9 @@ type ikey struct {
 // prefixWord packs the first 8 bytes of s, big-endian, zero-padded, so that
 // word order is byte order wherever the words differ.
 func prefixWord(s string) uint64 {
+	if len(s) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
 	var w uint64
 	n := min(len(s), 8)
 	for i := 0; i < n; i++ {
