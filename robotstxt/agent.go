@@ -159,37 +159,17 @@ func (a *Agent) Rules() []Rule {
 		return nil
 	}
 	var rs []Rule
-	all := a.f.allRules()
 	for _, g := range a.e.groups {
-		rs = a.f.appendRules(rs, all, a.f.groups[g])
-	}
-	return rs
-}
-
-// allRules gathers every rule record, by number, from the indexes (every
-// group is named by at least one user-agent line, so every rule is in one).
-func (f *File) allRules() []rule {
-	rs := make([]rule, f.nrules)
-	fill := func(ix *index) {
-		if ix == nil {
-			return
-		}
-		for _, e := range ix.ents {
-			rs[e.id] = e.rule
-		}
-	}
-	fill(f.star.idx)
-	for i := range f.agents {
-		fill(f.agents[i].idx)
+		rs = a.f.appendRules(rs, a.f.groups[g])
 	}
 	return rs
 }
 
 // appendRules appends g's rules as written, leaving out the synthetic
 // index.html rules.
-func (f *File) appendRules(rs []Rule, all []rule, g group) []Rule {
+func (f *File) appendRules(rs []Rule, g group) []Rule {
 	for id := g.ruleLo; id < g.ruleHi; id++ {
-		r := &all[id]
+		r := &f.rules[id]
 		if r.flags&fIndex != 0 {
 			continue
 		}
@@ -239,7 +219,7 @@ func (a *Agent) decide(path string) Decision {
 	if a.e == nil || a.e.idx == nil {
 		return d
 	}
-	e := a.e.idx.lookup(f.arena, path)
+	e := a.e.idx.get(f).lookup(f.arena, path)
 	if e == nil {
 		return d
 	}
@@ -286,7 +266,6 @@ func (f *File) Profile() Profile { return f.profile }
 // on each call.
 func (f *File) Groups() []Group {
 	out := make([]Group, len(f.groups))
-	all := f.allRules()
 	for i, g := range f.groups {
 		G := &out[i]
 		for _, u := range f.uas[g.uaLo:g.uaHi] {
@@ -294,7 +273,7 @@ func (f *File) Groups() []Group {
 			G.Tokens = append(G.Tokens, u.tok)
 			G.AgentLines = append(G.AgentLines, int(u.line))
 		}
-		G.Rules = f.appendRules(nil, all, g)
+		G.Rules = f.appendRules(nil, g)
 	}
 	return out
 }

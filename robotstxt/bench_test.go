@@ -90,25 +90,39 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkRetained reports the heap kept by parsed files per input byte.
+// BenchmarkRetained reports the heap kept by parsed files per input byte:
+// op=parse right after parsing (indexes are built on first use), op=query
+// after one Agent and one Check per file, as a crawler keeps them.
 func BenchmarkRetained(b *testing.B) {
 	files := readCorpus(b)
 	total := 0
 	for _, d := range files {
 		total += len(d)
 	}
-	var kept []*robotstxt.File
-	for b.Loop() {
-		kept = nil
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		for _, d := range files {
-			kept = append(kept, robotstxt.ParseWith(d, robotstxt.Options{MaxBytes: -1}))
+	for _, query := range []bool{false, true} {
+		name := "op=parse"
+		if query {
+			name = "op=query"
 		}
-		runtime.GC()
-		runtime.ReadMemStats(&m1)
-		b.ReportMetric((float64(m1.HeapAlloc)-float64(m0.HeapAlloc))/float64(total), "B/inputB")
+		b.Run(name, func(b *testing.B) {
+			var kept []*robotstxt.File
+			for b.Loop() {
+				kept = nil
+				var m0, m1 runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m0)
+				for _, d := range files {
+					f := robotstxt.ParseWith(d, robotstxt.Options{MaxBytes: -1})
+					if query {
+						f.Agent("ExampleBot").Check("/")
+					}
+					kept = append(kept, f)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&m1)
+				b.ReportMetric((float64(m1.HeapAlloc)-float64(m0.HeapAlloc))/float64(total), "B/inputB")
+			}
+			runtime.KeepAlive(kept)
+		})
 	}
-	runtime.KeepAlive(kept)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -11,11 +12,11 @@ import (
 type File struct {
 	profile Profile
 	arena   string            // every compared pattern and every lower-cased token
-	nrules  int               // rules numbered 0..nrules-1; their records live in the indexes
+	rules   []rule            // every rule, by number; indexes are built from them on first use
 	raw     map[uint32]string // pattern as written, where it differs from the compared form
 
 	agents []agentEntry // sorted by token
-	star   agentEntry   // the "*" groups; idx < 0 when there are none
+	star   agentEntry   // the "*" groups; found is false when there are none
 
 	groups   []group
 	uas      []uaLine
@@ -32,10 +33,10 @@ type File struct {
 // agentEntry is one product token named in the file and the merged rules of
 // every group that names it.
 type agentEntry struct {
-	token  string // lower-cased, cut as Google cuts it
-	idx    *index // nil when the groups have no rules
-	lines  []int  // user-agent lines naming the token
-	groups []int  // groups naming it, in file order
+	token  string     // lower-cased, cut as Google cuts it
+	idx    *lazyIndex // nil when the groups have no rules
+	lines  []int      // user-agent lines naming the token
+	groups []int      // groups naming it, in file order
 	found  bool
 }
 
@@ -90,9 +91,9 @@ func Parse(data []byte) *File { return ParseWith(data, Options{}) }
 // ParseWith reads a robots.txt body with the given options.
 func ParseWith(data []byte, o Options) *File {
 	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
-	// The arena never needs more than the input in practice (patterns,
-	// tokens and agent names are parts of it), so it rarely regrows.
-	p.arena = make([]byte, 0, len(data)+16)
+	// Patterns, tokens and agent names are about half of a typical file;
+	// the arena is made for a little more and regrows only for odd files.
+	p.arena = make([]byte, 0, len(data)*5/8+64)
 	if n := bytes.Count(data, nl); n > 0 {
 		p.rules = make([]rule, 0, n/2+1)
 	}
@@ -107,7 +108,8 @@ func ParseWith(data []byte, o Options) *File {
 var nl = []byte{'\n'}
 
 type parser struct {
-	rules   []rule // every rule, by number; the indexes keep copies
+	byGroup []*lazyIndex // the index of each single group, once made
+	rules   []rule       // every rule, by number; the indexes keep copies
 	f       *File
 	arena   []byte
 	cur     int      // current group, -1 before the first user-agent line
@@ -278,12 +280,9 @@ func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 		ru.flags |= fAnchor
 		ru.head = n - 1
 	}
-	for i, c := range pat[:ru.head] {
-		if c == '*' {
-			ru.flags |= fWild
-			ru.head = uint32(i)
-			break
-		}
+	if i := bytes.IndexByte(pat[:ru.head], '*'); i >= 0 {
+		ru.flags |= fWild
+		ru.head = uint32(i)
 	}
 	if ru.flags&(fWild|fAnchor) != 0 {
 		tail := bytesString(pat[ru.head:])
@@ -322,8 +321,13 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
 			Hint:    "save the file as UTF-8"})
 	}
-	f.arena = string(p.arena)
-	f.nrules = len(p.rules)
+	// The arena is never written again: view it as a string, no copy.
+	f.arena = bytesString(p.arena)
+	f.rules = p.rules
+	if cap(f.rules)-len(f.rules) > len(f.rules)/8 {
+		// The capacity was a guess from the line count: keep what is used.
+		f.rules = slices.Clone(f.rules)
+	}
 	// Tokens were appended to the arena in order, each ending where the next
 	// thing written began; recover each one's end from the next offset.
 	for k := range f.uas {
@@ -346,7 +350,7 @@ func (p *parser) finish(data []byte, res scanResult) {
 	slices.SortStableFunc(order, func(a, b int32) int {
 		return strings.Compare(f.uas[a].tok, f.uas[b].tok) // "*" sorts before letters, '-' and '_'
 	})
-	var cache []cachedIndex
+	var cache []*lazyIndex
 	// One backing array for every entry's lines and groups.
 	lines := make([]int, 0, len(order))
 	groups := make([]int, 0, len(order))
@@ -389,17 +393,52 @@ func tokenLen(v string) int {
 	return n
 }
 
-type cachedIndex struct {
+// lazyIndex is the index of one set of merged groups, built on first use.
+// Parsing only records the rules: a crawler uses one group of a file, so
+// building the index of every group up front would be work thrown away.
+// The build runs once, under sync.Once, so a File stays safe for concurrent
+// use and answers the same whenever its indexes are built.
+type lazyIndex struct {
 	groups []int
-	idx    *index
+	once   sync.Once
+	ix     *index
 }
 
-// indexFor builds (or reuses) the index of the rules of the given groups.
-// Files often list many agents above one set of rules; they share it.
-func (p *parser) indexFor(groups []int, cache []cachedIndex) (*index, []cachedIndex) {
-	for _, c := range cache {
-		if slices.Equal(c.groups, groups) {
-			return c.idx, cache
+// get returns the index, building it on the first call.
+func (l *lazyIndex) get(f *File) *index {
+	l.once.Do(func() {
+		n := 0
+		for _, g := range l.groups {
+			n += int(f.groups[g].ruleHi - f.groups[g].ruleLo)
+		}
+		ids := make([]uint32, 0, n)
+		for _, g := range l.groups {
+			for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
+				ids = append(ids, id)
+			}
+		}
+		l.ix = buildIndex(f.arena, f.rules, ids)
+	})
+	return l.ix
+}
+
+// indexFor returns the (lazy) index of the rules of the given groups, nil
+// when they have no rules. Files often list many agents above one set of
+// rules; they share it.
+func (p *parser) indexFor(groups []int, cache []*lazyIndex) (*lazyIndex, []*lazyIndex) {
+	if len(groups) == 1 {
+		// Most tokens are named in one group: look those up directly.
+		if p.byGroup == nil {
+			p.byGroup = make([]*lazyIndex, len(p.f.groups))
+		}
+		if l := p.byGroup[groups[0]]; l != nil {
+			return l, cache
+		}
+	} else {
+		for _, c := range cache {
+			if slices.Equal(c.groups, groups) {
+				return c, cache
+			}
 		}
 	}
 	f := p.f
@@ -407,15 +446,13 @@ func (p *parser) indexFor(groups []int, cache []cachedIndex) (*index, []cachedIn
 	for _, g := range groups {
 		n += int(f.groups[g].ruleHi - f.groups[g].ruleLo)
 	}
-	var ix *index
-	if n > 0 {
-		ids := make([]uint32, 0, n)
-		for _, g := range groups {
-			for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
-				ids = append(ids, id)
-			}
-		}
-		ix = buildIndex(f.arena, p.rules, ids)
+	if n == 0 {
+		return nil, cache
 	}
-	return ix, append(cache, cachedIndex{groups, ix})
+	l := &lazyIndex{groups: groups}
+	if len(groups) == 1 {
+		p.byGroup[groups[0]] = l
+		return l, cache
+	}
+	return l, append(cache, l)
 }
