@@ -254,3 +254,26 @@ func normISO(s string) string {
 	}
 	return s
 }
+
+// TestEmptyInput checks that an empty log, plain or compressed, reads as no
+// records when the format is to be detected: a quiet day's rotated file must
+// not fail an audit of the whole directory.
+func TestEmptyInput(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Close()
+	for name, in := range map[string][]byte{"empty": nil, "blank lines": []byte("\n\r\n\n"), "empty gzip": gz.Bytes()} {
+		r, err := NewReader(bytes.NewReader(in), name, nil, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if rec, err := r.Next(); err != io.EOF {
+			t.Errorf("%s: Next() = %v, %v; want io.EOF", name, rec, err)
+		}
+		if st := r.Stats(); st.Records != 0 || st.Bad != 0 {
+			t.Errorf("%s: stats %+v", name, st)
+		}
+		r.Close()
+	}
+}

@@ -114,7 +114,8 @@ func Open(path string, f *Format, o Options) (*Reader, error) {
 // NewReader reads a log from in, named name in messages. Gzip (including
 // multi-member files, as logrotate's delaycompress and concatenation make),
 // zstd and bzip2 are recognised by their magic bytes. A nil format is
-// detected from the first 64 KiB.
+// detected from the first 64 KiB; an input with nothing but blank lines
+// needs none and yields no records.
 func NewReader(in io.Reader, name string, f *Format, o Options) (*Reader, error) {
 	r := &Reader{name: name, raw: &counter{r: in}, buf: make([]byte, bufferSize)}
 	br := bufio.NewReaderSize(r.raw, 64<<10)
@@ -143,11 +144,20 @@ func NewReader(in io.Reader, name string, f *Format, o Options) (*Reader, error)
 		if err := r.fill(64 << 10); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		d, err := Detect(r.buf[r.start:r.end])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		sample := r.buf[r.start:r.end]
+		if r.eof && len(bytes.TrimSpace(sample)) == 0 {
+			// An empty log (a rotated file from a quiet day, a
+			// compressed empty file) holds no records in any format:
+			// it reads as zero lines, not as an undetectable format
+			// that would fail a run over a whole directory of logs.
+			f = MustFormat("combined")
+		} else {
+			d, err := Detect(sample)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			f = d
 		}
-		f = d
 	}
 	p, err := f.NewParser(o)
 	if err != nil {
