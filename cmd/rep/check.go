@@ -117,6 +117,13 @@ func runCheck(e *env) int {
 			return exitUsage
 		}
 		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: prof})
+		if f.Truncated() {
+			// Crawlers stop reading at the limit, and so does the parser:
+			// say so, or a rule past it looks like a matcher bug.
+			last := bytes.Count(data[:f.ParsedBytes()], []byte("\n"))
+			fmt.Fprintf(e.stderr, "rep check: warning: %s is %d bytes, over the %d KiB crawlers read: every line after line %d is ignored\n",
+				name, f.Size(), robotstxt.DefaultMaxBytes>>10, last)
+		}
 	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
