@@ -22,7 +22,7 @@ const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile google
 
 Tests each URL against robots.txt for one crawler and prints the verdict and
 the deciding line. URLs come from the arguments, or one per line on standard
-input when there are none; a bare path (/x) is accepted.
+input when there are none or the only one is -; a bare path (/x) is accepted.
 
 Without -robots, each URL's robots.txt is fetched from its site, as a crawler
 would (see rep fetch); -v also prints how it was fetched.
@@ -84,6 +84,9 @@ func runCheck(e *env) int {
 		}
 	}
 	urls := fs.Args()
+	if len(urls) == 1 && urls[0] == "-" {
+		urls = nil // "-" names standard input, as everywhere else
+	}
 	if len(urls) == 0 {
 		if *robots == "-" {
 			fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
