@@ -8,9 +8,15 @@ import (
 // Agent is the view of a File for one crawler: the group it obeys, resolved
 // once. Create it with File.Agent and keep it; Check is the hot path.
 type Agent struct {
-	f *File
-	e *agentEntry // nil: no group applies
-	m GroupMatch
+	// The index and the arena are copied here when the Agent is made, so a
+	// check reads the Agent and the index's arrays and nothing else: fewer
+	// cache lines when a crawler cycles through many sites.
+	ix      index
+	arena   string
+	profile Profile
+	f       *File
+	e       *agentEntry // nil: no group applies
+	m       GroupMatch
 }
 
 // Agent resolves the group a crawler obeys. names is a fallback chain of
@@ -32,6 +38,14 @@ func (f *File) Star() *Agent { return f.agent(nil, true) }
 
 func (f *File) agent(names []string, star bool) *Agent {
 	a := &Agent{f: f}
+	a.resolve(names, star)
+	return a
+}
+
+// resolve sets the group and, when it has rules, the index.
+func (a *Agent) resolve(names []string, star bool) {
+	f := a.f
+	a.arena, a.profile = f.arena, f.profile
 	for i, n := range names {
 		if e := f.find(ProductToken(n)); e != nil {
 			a.e = e
@@ -39,14 +53,16 @@ func (f *File) agent(names []string, star bool) *Agent {
 			if i > 0 {
 				a.m.Via = ViaFallback
 			}
-			return a
+			break
 		}
 	}
-	if star && f.star.found {
+	if a.e == nil && star && f.star.found {
 		a.e = &f.star
 		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
 	}
-	return a
+	if a.e != nil && a.e.idx != nil {
+		a.ix = *a.e.idx.get(f)
+	}
 }
 
 // find returns the entry for a token, comparing case-insensitively.
@@ -184,7 +200,7 @@ func (f *File) appendRules(rs []Rule, g group) []Rule {
 // %-encoded, as a crawler requests it. Check does not allocate when the
 // path is at most 2 KiB.
 func (a *Agent) Check(rawurl string) Decision {
-	if p, ok := pathFast(rawurl); ok && a.f.profile == Google {
+	if p, ok := pathFast(rawurl); ok && a.profile == Google {
 		return a.decide(p)
 	}
 	return a.checkSlow(rawurl)
@@ -195,7 +211,7 @@ func (a *Agent) Check(rawurl string) Decision {
 func (a *Agent) checkSlow(rawurl string) Decision {
 	var buf [2 * pathBufSize]byte
 	path := pathOf(rawurl, buf[:pathBufSize])
-	if a.f.profile == RFC9309 && !isRobotsTxt(path) {
+	if a.profile == RFC9309 && !isRobotsTxt(path) {
 		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
 	}
 	return a.decide(path)
@@ -216,10 +232,10 @@ func (a *Agent) decide(path string) Decision {
 		d.Reason = RobotsTxt
 		return d
 	}
-	if a.e == nil || a.e.idx == nil {
+	if len(a.ix.keys) == 0 {
 		return d
 	}
-	e := a.e.idx.get(f).lookup(f.arena, path)
+	e := a.ix.lookup(a.arena, path)
 	if e == nil {
 		return d
 	}
@@ -249,13 +265,7 @@ func (f *File) pattern(r *rule, id uint32) string {
 // resolves the group on every call. Keep an Agent for repeated checks.
 func (f *File) Check(agent, rawurl string) Decision {
 	a := Agent{f: f}
-	if e := f.find(ProductToken(agent)); e != nil {
-		a.e = e
-		a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: e.lines}
-	} else if f.star.found {
-		a.e = &f.star
-		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
-	}
+	a.resolve([]string{agent}, true)
 	return a.Check(rawurl)
 }
 
