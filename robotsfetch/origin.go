@@ -21,7 +21,16 @@ func Origin(rawurl string) (string, error) {
 	if o, ok := fastOrigin(rawurl); ok {
 		return o, nil
 	}
-	u, err := url.Parse(rawurl)
+	// Only the scheme and authority matter here: a path with a stray '%'
+	// ("/100%") is a URL crawlers meet and robots.txt matching accepts, so
+	// it must not make its site's robots.txt unreachable.
+	head := rawurl
+	if i := strings.Index(rawurl, "://"); i >= 0 {
+		if j := strings.IndexAny(rawurl[i+3:], "/?#"); j >= 0 {
+			head = rawurl[:i+3+j]
+		}
+	}
+	u, err := url.Parse(head)
 	if err != nil {
 		return "", fmt.Errorf("robotsfetch: URL %q: %v", rawurl, unwrapURLError(err))
 	}

@@ -22,6 +22,9 @@ func TestOrigin(t *testing.T) {
 		{"http://127.0.0.1:1234?q", "http://127.0.0.1:1234"},
 		{"https://example.com?q=1", "https://example.com"},
 		{"https://example.com#frag", "https://example.com"},
+		{"http://Example.com/100%", "http://example.com"},
+		{"HTTPS://example.com/a%zz?q=%", "https://example.com"},
+		{"http://[::1]:8080/100%/x", "http://[::1]:8080"},
 	}
 	for _, tt := range tests {
 		got, err := Origin(tt.in)
@@ -29,7 +32,7 @@ func TestOrigin(t *testing.T) {
 			t.Errorf("Origin(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "/path", "example.com/x", "ftp://example.com/", "https:///x", "http://exa mple.com/", "https://%41/"} {
+	for _, bad := range []string{"", "/path", "example.com/x", "ftp://example.com/", "https:///x", "http://exa mple.com/", "https://%41/", "http://exa mple.com/100%", "http://example.com:abc/100%"} {
 		if got, err := Origin(bad); err == nil {
 			t.Errorf("Origin(%q) = %q, want an error", bad, got)
 		}
