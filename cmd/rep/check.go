@@ -213,19 +213,42 @@ func checkAgents(s string) []string {
 	return names
 }
 
-// checkURL rejects what is neither an absolute http(s)/ftp URL nor a path.
+// checkURL rejects what is neither an absolute URL nor a path. Only the
+// scheme and authority must parse: a crawler meets paths with a stray '%'
+// ("/100%", "/a%zz"), and robots.txt matching, Google's included, takes them
+// as they are, so refusing them would leave rules such as "Disallow: /100%"
+// untestable.
 func checkURL(u string) error {
 	if u == "" {
 		return fmt.Errorf("empty URL")
 	}
-	p, err := url.Parse(u)
+	if i := strings.IndexFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		return fmt.Errorf("URL %q has a control character at byte %d", u, i)
+	}
+	if strings.HasPrefix(u, "/") {
+		return nil
+	}
+	p, err := url.Parse(checkURLHead(u))
 	if err != nil {
 		return fmt.Errorf("URL %q does not parse: %v", u, urlErr(err))
 	}
-	if p.Scheme == "" && !strings.HasPrefix(u, "/") {
+	if p.Scheme == "" {
 		return fmt.Errorf("URL %q is neither absolute (https://host/path) nor a path starting with /", u)
 	}
 	return nil
+}
+
+// checkURLHead returns u up to the end of its authority ("https://host:port")
+// when it has one, else u.
+func checkURLHead(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
 }
 
 func urlErr(err error) string {
