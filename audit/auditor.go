@@ -189,26 +189,16 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 	return s
 }
 
-// agentNames is the robots.txt fallback chain for a crawler: its own
-// tokens, then the crawler family Google documents a fallback to
-// (Googlebot-Image, -Video and -News obey a Googlebot group).
-func agentNames(c *crawlers.Crawler) []string {
-	names := append([]string(nil), c.Tokens...)
-	if len(names) == 0 {
-		names = append(names, c.Name)
-	}
-	for _, t := range c.Tokens {
-		if strings.HasPrefix(t, "Googlebot-") {
-			names = append(names, "Googlebot")
-			break
-		}
-	}
-	return names
-}
-
 func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
 	if s.agents[i] == nil {
-		s.agents[i] = h.versions[i].File.Agent(agentNames(s.c)...)
+		// The registry knows each crawler's fallback chain (Googlebot-Image
+		// obeys a Googlebot group) and who ignores the * group (AdsBot).
+		f := h.versions[i].File
+		if s.c.IgnoresStar {
+			s.agents[i] = f.AgentExplicit(s.c.RobotsAgents()...)
+		} else {
+			s.agents[i] = f.Agent(s.c.RobotsAgents()...)
+		}
 	}
 	return s.agents[i]
 }
@@ -225,12 +215,6 @@ func (s *cstate) crawlDelay(h *History, i int) int64 {
 		}
 	}
 	return s.delays[i]
-}
-
-// ignoresStar reports crawlers that obey only groups naming them (Google's
-// AdsBot ignores the "*" group).
-func ignoresStar(c *crawlers.Crawler) bool {
-	return strings.HasPrefix(c.Name, "AdsBot-Google")
 }
 
 // str views b as a string without copying; the callee must not keep it.
@@ -311,7 +295,7 @@ func (a *Auditor) Add(ctx context.Context, rec *accesslog.Record) Row {
 		d := s.agent(h, vi).Check(str(pq))
 		row.Rule = d.Rule
 		switch {
-		case d.Allowed || (ignoresStar(c) && d.Group.Agent == "*"):
+		case d.Allowed:
 			row.Robots = RobotsAllowed
 		case a.inGrace(s, h, vi, t, pq):
 			row.Robots = RobotsGrace

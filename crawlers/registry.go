@@ -98,6 +98,13 @@ type Crawler struct {
 	Docs       string       `json:"docs,omitempty"` // the operator's documentation
 	Verify     Verification `json:"verify"`
 	Note       string       `json:"note,omitempty"`
+	// RobotsFallback are the product tokens whose robots.txt group the
+	// crawler obeys when no group names it, in order (Google documents
+	// Googlebot-Image's tokens as "Googlebot-Image, Googlebot").
+	RobotsFallback []string `json:"robots_fallback,omitempty"`
+	// IgnoresStar is set for crawlers documented to ignore the "*" group:
+	// only a group naming them applies (Google's AdsBot, APIs-Google).
+	IgnoresStar bool `json:"ignores_star,omitempty"`
 
 	// Source is SourceRegistry or SourceDataSet.
 	Source Source `json:"-"`
@@ -105,6 +112,18 @@ type Crawler struct {
 	Pattern string `json:"-"`
 	// Tags are the data set's tags, e.g. "seo", "ai-crawler".
 	Tags []string `json:"-"`
+}
+
+// RobotsAgents is the fallback chain to resolve the crawler's robots.txt
+// group with (robotstxt.File.Agent, or AgentExplicit when IgnoresStar):
+// its own tokens, then RobotsFallback.
+func (c *Crawler) RobotsAgents() []string {
+	names := make([]string, 0, len(c.Tokens)+len(c.RobotsFallback)+1)
+	names = append(names, c.Tokens...)
+	if len(names) == 0 {
+		names = append(names, c.Name)
+	}
+	return append(names, c.RobotsFallback...)
 }
 
 // TokenOnly reports whether the crawler is a robots.txt control token that

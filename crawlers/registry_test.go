@@ -42,6 +42,12 @@ func TestRegistryComplete(t *testing.T) {
 				t.Errorf("%s: bad product token %q", what, tok)
 			}
 		}
+		for _, fb := range c.RobotsFallback {
+			// A fallback names another crawler of the same operator.
+			if o, ok := ByName(fb); !ok || o.Operator != c.Operator || o == c {
+				t.Errorf("%s: robots_fallback %q is not another crawler of %s", what, fb, c.Operator)
+			}
+		}
 		if !purposes[c.Purpose] {
 			t.Errorf("%s: unknown purpose %q", what, c.Purpose)
 		}
@@ -148,5 +154,23 @@ func TestDataSetLicence(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "MIT License") || !strings.Contains(string(b), "Monperrus") {
 		t.Errorf("data/crawler-user-agents.LICENSE is not the data set's MIT licence")
+	}
+}
+
+// TestRobotsAgents pins the robots.txt reading rules Google documents:
+// Googlebot-Image obeys the Googlebot group when none names it, and the
+// special-case crawlers ignore the * group.
+func TestRobotsAgents(t *testing.T) {
+	img, _ := ByName("Googlebot-Image")
+	if got := img.RobotsAgents(); len(got) != 2 || got[0] != "Googlebot-Image" || got[1] != "Googlebot" {
+		t.Errorf("Googlebot-Image chain %v", got)
+	}
+	for _, n := range []string{"AdsBot-Google", "AdsBot-Google-Mobile", "APIs-Google", "Mediapartners-Google"} {
+		if c, ok := ByName(n); !ok || !c.IgnoresStar {
+			t.Errorf("%s must ignore the * group", n)
+		}
+	}
+	if g, _ := ByName("Googlebot"); g.IgnoresStar || len(g.RobotsFallback) != 0 {
+		t.Errorf("Googlebot obeys * and has no fallback")
 	}
 }

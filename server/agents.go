@@ -9,24 +9,6 @@ import (
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// googleFallback lists Google crawlers that obey the Googlebot group when
-// no group names them (Google's crawler overview gives their robots.txt
-// tokens as "Googlebot-Image, Googlebot" and so on).
-var googleFallback = map[string]string{
-	"googlebot-image": "Googlebot",
-	"googlebot-video": "Googlebot",
-	"googlebot-news":  "Googlebot",
-}
-
-// googleExplicit lists Google's special-case crawlers, which Google
-// documents as ignoring the * group: only a group naming them applies.
-var googleExplicit = map[string]bool{
-	"adsbot-google":        true,
-	"adsbot-google-mobile": true,
-	"mediapartners-google": true,
-	"apis-google":          true,
-}
-
 // agentSpec is how one crawler reads robots.txt: the fallback chain of
 // product tokens, and whether it ignores the * group.
 type agentSpec struct {
@@ -66,15 +48,18 @@ func (s *Server) resolveAgent(agent string) (agentSpec, string) {
 		return spec, ""
 	}
 	tok := strings.ToLower(robotstxt.ProductToken(spec.chain[0]))
-	if fb, ok := googleFallback[tok]; ok {
-		spec.chain = append(spec.chain, fb)
-		spec.note = fmt.Sprintf("%s falls back to the %s group when no group names it.", spec.chain[0], fb)
+	// The registry says how a known crawler reads robots.txt: its fallback
+	// chain (Googlebot-Image → Googlebot) and whether it ignores *.
+	c, known := crawlers.ByName(tok)
+	if known && len(c.RobotsFallback) > 0 {
+		spec.chain = append(spec.chain, c.RobotsFallback...)
+		spec.note = fmt.Sprintf("%s falls back to the %s group when no group names it.", spec.chain[0], strings.Join(c.RobotsFallback, ", "))
 	}
-	if googleExplicit[tok] {
+	if known && c.IgnoresStar {
 		spec.explicit = true
 		spec.note = fmt.Sprintf("%s ignores the * group: only a group naming it applies.", spec.chain[0])
 	}
-	if c, ok := crawlers.ByName(tok); ok && c.RobotsTxt == crawlers.No {
+	if known && c.RobotsTxt == crawlers.No {
 		msg := c.Name + " is not documented to obey robots.txt"
 		if c.Note != "" {
 			msg += ": " + c.Note
