@@ -228,7 +228,11 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	if fetch != nil {
 		fmt.Fprintf(w, "robots.txt: %s\n", fetch.robotsLine)
 		if fetch.allowed {
-			fmt.Fprintf(w, "fetched:    %s -> HTTP %d, %s, %d bytes\n", fetch.finalURL, fetch.status, fetch.contentType, page.BytesRead)
+			ct := fetch.contentType
+			if ct == "" {
+				ct = "no Content-Type"
+			}
+			fmt.Fprintf(w, "fetched:    %s -> HTTP %d, %s, %d bytes\n", fetch.finalURL, fetch.status, ct, page.BytesRead)
 		}
 	}
 	fmt.Fprintln(w)
@@ -325,6 +329,8 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	}
 	verdict := "indexable"
 	switch {
+	case fetch != nil && !fetch.allowed && fetch.unreachable:
+		verdict = "not crawlable: robots.txt could not be fetched, so its page-level rules are never seen"
 	case fetch != nil && !fetch.allowed:
 		verdict = "not crawlable: robots.txt disallows it, so its page-level rules are never seen"
 	case fetch != nil && fetch.status >= 400:
@@ -339,6 +345,7 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 type pageFetchResult struct {
 	page        *robotsmeta.Page
 	allowed     bool // robots.txt allows the agent to fetch the URL
+	unreachable bool // robots.txt could not be fetched: everything is disallowed
 	robotsLine  string
 	finalURL    string
 	status      int
@@ -375,7 +382,18 @@ func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) 
 		d := robots.Check(target, agent)
 		oc := robots.Outcome
 		line := fmt.Sprintf("%s (HTTP %d, %s)", oc.URL, oc.Status, oc.Verdict)
+		if oc.Status == 0 {
+			line = fmt.Sprintf("%s (no answer, %s)", oc.URL, oc.Verdict)
+		}
+		res.unreachable = oc.Verdict == robotsfetch.DisallowAll
 		switch {
+		case oc.Verdict != robotsfetch.UseRules:
+			// No rule decided: say what the fetch itself means, and why
+			// it failed.
+			line += ": " + oc.Rule.Explain()
+			if oc.Error != "" {
+				line += " (" + oc.Error + ")"
+			}
 		case d.Rule.Line > 0:
 			line += fmt.Sprintf(": line %d %s", d.Rule.Line, d.Rule)
 		case d.Reason != robotstxt.NoRuleMatched:
@@ -393,8 +411,12 @@ func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) 
 	}
 	if !res.allowed {
 		res.page, _ = robotsmeta.ParseLines(nil, nil, o)
+		msg := "robots.txt disallows this URL for " + agent
+		if res.unreachable {
+			msg = "robots.txt could not be fetched, so crawlers take every URL of the site as disallowed (RFC 9309 §2.3.1.4)"
+		}
 		res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "robots-txt-disallowed", Source: -1,
-			Message: "robots.txt disallows this URL for " + agent + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
+			Message: msg + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
 		return res, nil
 	}
 	client := &http.Client{

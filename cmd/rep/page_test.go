@@ -165,3 +165,37 @@ func TestPageURL(t *testing.T) {
 		t.Errorf("text: exit %d\n%s", code, stdout.String())
 	}
 }
+
+// TestPageURLRobotsUnreachable checks that a robots.txt that cannot be
+// fetched is named as the reason, with its cause, rather than reported as a
+// rule ("HTTP 0, disallows").
+func TestPageURLRobotsUnreachable(t *testing.T) {
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer down.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // nothing listens there any more: connection refused
+	tests := []struct {
+		name, url string
+		stdout    []string
+	}{
+		{"503", down.URL + "/page", []string{"(HTTP 503, disallow-all): unreachable", "503 Service Unavailable", "robots.txt could not be fetched"}},
+		{"no answer", closed.URL + "/page", []string{"(no answer, disallow-all): unreachable", "connection refused", "robots.txt could not be fetched"}},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"page", tt.url}, nil, &stdout, &stderr)
+		if code != exitFinding {
+			t.Errorf("%s: exit %d, want %d\n%s", tt.name, code, exitFinding, stderr.String())
+		}
+		for _, s := range tt.stdout {
+			if !strings.Contains(stdout.String(), s) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.name, s, stdout.String())
+			}
+		}
+		if strings.Contains(stdout.String(), "HTTP 0") {
+			t.Errorf("%s: stdout says HTTP 0:\n%s", tt.name, stdout.String())
+		}
+	}
+}
