@@ -166,7 +166,8 @@ func checkTarget(u string) error {
 	if strings.HasPrefix(u, "/") {
 		return nil
 	}
-	p, err := url.Parse(u)
+	// Only the scheme and authority must parse; see originTarget.
+	p, err := url.Parse(urlHead(u))
 	if err != nil {
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err

@@ -119,11 +119,40 @@ func fetchTarget(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func parseTarget(raw string) (*url.URL, error) {
+// originTarget is fetchTarget for a URL whose site's robots.txt is wanted:
+// only its scheme and authority are parsed and returned. A path with a
+// stray '%' ("/100%") is a URL crawlers meet and robots.txt matching takes
+// as it is, so it must not be refused.
+func originTarget(raw string) (*url.URL, error) {
+	u, err := parseTargetAs(raw, urlHead(raw))
+	if err != nil {
+		return nil, targetError{err.Error()}
+	}
+	return u, nil
+}
+
+// urlHead returns raw up to the end of its authority ("https://host:port")
+// when it has one, else raw.
+func urlHead(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	if j := strings.IndexAny(raw[i+3:], "/?#"); j >= 0 {
+		return raw[:i+3+j]
+	}
+	return raw
+}
+
+func parseTarget(raw string) (*url.URL, error) { return parseTargetAs(raw, raw) }
+
+// parseTargetAs parses part, a prefix of raw or raw itself, and names raw
+// in its errors.
+func parseTargetAs(raw, part string) (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New(`missing field "url": an absolute http(s) URL`)
 	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(part)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

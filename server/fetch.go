@@ -71,7 +71,7 @@ type robotsResult struct {
 // refusal recorded by the fetcher), so that callers answer 403 instead of
 // reporting a site as unreachable.
 func (s *Server) robotsFor(ctx context.Context, rawurl string) (robotsResult, error) {
-	u, err := fetchTarget(rawurl)
+	u, err := originTarget(rawurl)
 	if err != nil {
 		return robotsResult{}, err
 	}
@@ -180,7 +180,7 @@ type allowedResponse struct {
 func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rawurl, agent := q.Get("url"), q.Get("agent")
-	if _, err := fetchTarget(rawurl); err != nil {
+	if _, err := originTarget(rawurl); err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,6 +116,40 @@ func TestAllowed(t *testing.T) {
 	// One fetch served every question: the cache is warm.
 	if n := o.hits.Load(); n != 1 {
 		t.Errorf("origin saw %d requests, want 1", n)
+	}
+}
+
+// TestStrayPercent checks that a URL with a stray '%' in its path, which
+// crawlers meet and robots.txt matching takes as it is, gets an answer from
+// /api/allowed and /api/check instead of a 400.
+func TestStrayPercent(t *testing.T) {
+	o := newOrigin(t, site)
+	ts, _ := newGuardedServer(t, Config{RatePerSecond: -1})
+	for _, tt := range []struct {
+		url     string
+		allowed bool
+	}{
+		{o.URL + "/private/100%", false},
+		{strings.Replace(o.URL, "http://", "HTTP://", 1) + "/a%zz", true},
+	} {
+		st, m := call(t, "GET", ts.URL+"/api/allowed?agent=Googlebot&url="+url.QueryEscape(tt.url), "")
+		if st != 200 || m["url"] != tt.url || m["allowed"] != tt.allowed {
+			t.Errorf("/api/allowed %s: status %d %v, want allowed=%v", tt.url, st, m, tt.allowed)
+		}
+	}
+	body := `{"robots":"User-agent: *\nDisallow: /100%\n","agent":"x","urls":["https://example.com/100%/x","/100%"]}`
+	st, m := call(t, "POST", ts.URL+"/api/check", body)
+	if st != 200 {
+		t.Fatalf("/api/check: status %d %v", st, m)
+	}
+	for i, r := range m["results"].([]any) {
+		if r := r.(map[string]any); r["allowed"] != false || r["line"].(float64) != 2 {
+			t.Errorf("/api/check result %d = %v, want disallowed by line 2", i, r)
+		}
+	}
+	// A broken authority is still refused.
+	if st, m := call(t, "GET", ts.URL+"/api/allowed?agent=x&url="+url.QueryEscape("http://example.com:abc/100%"), ""); st != 400 {
+		t.Errorf("broken port: status %d %v, want 400", st, m)
 	}
 }
 
