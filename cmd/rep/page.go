@@ -123,7 +123,14 @@ func runPage(e *env) int {
 		page  *robotsmeta.Page
 		fetch *pageFetchResult
 		err   error
+		name  = arg
 	)
+	if i := strings.Index(arg, "://"); i > 0 && !pageIsURL(arg) {
+		if _, statErr := os.Stat(arg); statErr != nil {
+			fmt.Fprintf(e.stderr, "rep page: %s: only http and https URLs can be fetched; give an http(s) URL, a FILE or - (standard input)\n", arg)
+			return exitUsage
+		}
+	}
 	if pageIsURL(arg) {
 		if len(headers) > 0 {
 			fmt.Fprintln(e.stderr, "rep page: -H applies to a FILE or standard input; a URL's headers come from the server")
@@ -137,9 +144,8 @@ func runPage(e *env) int {
 		page = fetch.page
 	} else {
 		var body io.Reader
-		name := arg
 		if arg == "-" {
-			body, name = e.stdin, "standard input"
+			body, name = e.stdin, "<standard input>"
 		} else {
 			f, err := os.Open(arg)
 			if err != nil {
@@ -175,7 +181,7 @@ func runPage(e *env) int {
 		}
 		return status
 	}
-	pageText(out, arg, &pol, fetch)
+	pageText(out, name, &pol, fetch)
 	return status
 }
 
