@@ -40,7 +40,6 @@ type index struct {
 	// ents are the rules, grouped by key: copies of the rule records with
 	// their numbers, so a check reads one array and never the file's.
 	ents []ient
-	wild bool // some rule has a need mask
 }
 
 type ient struct {
@@ -143,9 +142,6 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	ix.ents = make([]ient, len(ids))
 	for j, id := range ids {
 		ix.ents[j] = ient{rules[id], id}
-		if rules[id].need != 0 {
-			ix.wild = true
-		}
 	}
 	var stackBuf [16]int32
 	stack := stackBuf[:0]
@@ -196,10 +192,10 @@ func (ix *index) lookup(arena string, path string) *ient {
 		}
 		i = k.parent
 	}
+	// byteMask(path), computed when the first rule that needs it is reached:
+	// many checks never visit a wildcard rule.
 	var have uint32
-	if ix.wild {
-		have = byteMask(path)
-	}
+	haveSet := false
 	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
@@ -210,8 +206,13 @@ func (ix *index) lookup(arena string, path string) *ient {
 		}
 		for j := k.first; j < last; j++ {
 			e := &ents[j]
-			if e.need&^have != 0 {
-				continue // the path lacks a byte the rule needs
+			if e.need != 0 {
+				if !haveSet {
+					have, haveSet = byteMask(path), true
+				}
+				if e.need&^have != 0 {
+					continue // the path lacks a byte the rule needs
+				}
 			}
 			r := &e.rule
 			if !better(best, r) {
