@@ -173,6 +173,9 @@ func TestBadInput(t *testing.T) {
 		{"allowed gopher", "GET", "/api/allowed?agent=x&url=gopher://example.com/", "", 400, "not http or https"},
 		{"unknown endpoint", "GET", "/api/nope", "", 404, "no such endpoint"},
 		{"wrong method", "GET", "/api/check", "", 405, "takes POST"},
+		{"PUT", "PUT", "/api/check", "{}", 405, "takes POST, not PUT"},
+		{"DELETE", "DELETE", "/api/allowed", "", 405, "takes GET, not DELETE"},
+		{"PUT unknown endpoint", "PUT", "/api/nope", "", 404, "no such endpoint"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -145,7 +145,21 @@ func newServer(c Config, g guard) (*Server, error) {
 	// Browsers may only POST to the API from this origin; scripts (curl,
 	// crawlers) send no Origin or Sec-Fetch-Site and are let through.
 	cop := http.NewCrossOriginProtection()
-	s.handler = s.logged(headers(cop.Handler(s.mux)))
+	// Other methods (PUT, DELETE, ...) get the same JSON answer rather than
+	// the mux's plain-text 405; a pattern "/api/" for every method would
+	// conflict with "GET /".
+	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodPost:
+		default:
+			if strings.HasPrefix(r.URL.Path, "/api/") {
+				notFound(w, r)
+				return
+			}
+		}
+		s.mux.ServeHTTP(w, r)
+	})
+	s.handler = s.logged(headers(cop.Handler(mux)))
 	return s, nil
 }
 
