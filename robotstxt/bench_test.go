@@ -2,6 +2,7 @@ package robotstxt_test
 
 import (
 	"bufio"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -126,3 +127,49 @@ func BenchmarkRetained(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWorstCase measures inputs built to make one check slow. Matching
+// is linear in the URL for each wildcard rule that survives the byte filter,
+// so the cost grows with (such rules) × (URL length): case=wild20k-a2k is a
+// 500 KiB file of ~20,000 distinct wildcard rules over the URL's own
+// alphabet, none of which matches, against a 2 KiB URL — the known worst
+// shape (see BENCHMARKS.md). The other cases are those of the issue.
+func BenchmarkWorstCase(b *testing.B) {
+	a2k := "https://example.com/" + strings.Repeat("a", 2048)
+	var rules1000 strings.Builder
+	rules1000.WriteString("User-agent: *\n")
+	for i := range 1000 {
+		rules1000.WriteString("Disallow: /*a*a*a*a*a*" + itoaBench(i) + "\n")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	ab := func(n int) string {
+		w := make([]byte, n)
+		for i := range w {
+			w[i] = "ab"[r.IntN(2)]
+		}
+		return string(w)
+	}
+	var wild strings.Builder
+	wild.WriteString("User-agent: *\n")
+	for wild.Len() < 500<<10-40 {
+		wild.WriteString("Disallow: /*b" + ab(11) + "c\n")
+	}
+	cases := []struct{ name, robots, url string }{
+		{"star9-a2k", "User-agent: *\nDisallow: /" + strings.Repeat("*a", 9) + "*b\n", a2k},
+		{"star-rules1000-a2k", rules1000.String(), a2k},
+		{"longline500k", "User-agent: *\nDisallow: /" + strings.Repeat("a", 500<<10-30) + "\n", a2k},
+		{"url64k", "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?sid=\nAllow: /a/\nDisallow: /private/\n", "https://example.com/" + strings.Repeat("x/", 32<<10)},
+		{"wild20k-a2k", wild.String(), "https://example.com/" + ab(2048) + strings.Repeat("a", 12) + "c"},
+	}
+	for _, c := range cases {
+		a := robotstxt.Parse([]byte(c.robots)).Agent("ExampleBot")
+		b.Run("case="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Check(c.url)
+			}
+		})
+	}
+}
+
+func itoaBench(i int) string { return fmtInt(i) }
