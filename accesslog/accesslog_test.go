@@ -188,7 +188,7 @@ func TestLongLine(t *testing.T) {
 }
 
 func TestParseFormatErrors(t *testing.T) {
-	for _, spec := range []string{"bogus", "nginx:$host$remote_addr", "nginx:${host", "apache:%{Referer", "apache:%{%d}t", "nginx:", "apache:%"} {
+	for _, spec := range []string{"bogus", "nginx:$host$remote_addr", "nginx:${host", "apache:%{Referer", "apache:%{%d}t", "nginx:", "apache:%", "nginx:$remote_addr", "nginx:$remote_addr \"$http_user_agent\"", "apache:%h \"%{User-Agent}i\""} {
 		if _, err := ParseFormat(spec); err == nil {
 			t.Errorf("ParseFormat(%q) succeeded", spec)
 		}

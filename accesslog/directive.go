@@ -275,6 +275,21 @@ func (d *directive) finish(kind string) (*directive, error) {
 			return nil, fmt.Errorf("%s format: %s%s: two variables with nothing between them cannot be split", kind, s.name, next.name)
 		}
 	}
+	// Without a time every line would be a request from 1970: refuse the
+	// format, as a JSON line without a time is a bad line.
+	hasTime := false
+	for _, s := range d.segs {
+		switch s.field {
+		case dTimeCLF, dTimeCLFBrkt, dTimeISO, dTimeEpoch:
+			hasTime = true
+		}
+	}
+	if !hasTime {
+		if kind == "nginx" {
+			return nil, fmt.Errorf("nginx format: no time variable: a log for rep needs $time_local, $time_iso8601 or $msec")
+		}
+		return nil, fmt.Errorf("apache format: no time directive: a log for rep needs %%t, %%{sec}t, %%{msec}t or %%{usec}t")
+	}
 	return d, nil
 }
 
