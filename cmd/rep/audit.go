@@ -179,6 +179,12 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		fmt.Fprintln(e.stderr, "rep audit: -grace must not be negative")
 		return in, opt, exitUsage
 	}
+	if strings.ContainsAny(f.site, "/ ") {
+		// A URL here would match no logged host: every request would be
+		// skipped as "for other hosts" and the audit would find nothing.
+		fmt.Fprintf(e.stderr, "rep audit: -site %q: give the host name only, e.g. -site www.example.com\n", f.site)
+		return in, opt, exitUsage
+	}
 	opt = audit.Options{Site: f.site, Grace: f.grace, TopK: f.top}
 	if opt.Grace == 0 {
 		opt.Grace = time.Nanosecond // "no grace" rather than the default
