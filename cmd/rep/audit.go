@@ -179,6 +179,17 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		fmt.Fprintln(e.stderr, "rep audit: -grace must not be negative")
 		return in, opt, exitUsage
 	}
+	// The library reads 0 and below as "the default"; from a user they are
+	// a mistake, and a silent 1000 for "-top 0" would hide it.
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"-top", f.top}, {"-jobs", f.jobs}, {"-trusted-hops", f.hops}} {
+		if n.v < 1 {
+			fmt.Fprintf(e.stderr, "rep audit: %s %d: want a number of at least 1\n", n.name, n.v)
+			return in, opt, exitUsage
+		}
+	}
 	if strings.ContainsAny(f.site, "/ ") {
 		// A URL here would match no logged host: every request would be
 		// skipped as "for other hosts" and the audit would find nothing.
@@ -485,6 +496,10 @@ func runAuditMerge(e *env, args []string) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "rep audit merge: no reports: give the PART.json files written by rep audit -json")
+		return exitUsage
+	}
+	if *top < 1 {
+		fmt.Fprintf(e.stderr, "rep audit merge: -top %d: want a number of at least 1\n", *top)
 		return exitUsage
 	}
 	var parts []*audit.Report
