@@ -520,6 +520,11 @@ func runAuditMerge(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report: %v\n", name, err)
 			return exitUsage
 		}
+		if rep.Schema == 0 {
+			// Any JSON object decodes; a report always has its schema.
+			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report (no \"schema\"): give the output of rep audit -json\n", name)
+			return exitUsage
+		}
 		parts = append(parts, &rep)
 	}
 	rep, err := audit.Merge(*top, parts...)
