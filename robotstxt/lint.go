@@ -139,6 +139,12 @@ func lint(data []byte, opts LintOptions) (*LintReport, int) {
 		l.body()
 	}
 	l.agents()
+	if l.work > lintBudget {
+		// Never stop silently: say which checks did not cover the file.
+		l.add(0, 0, Info, "checks-incomplete",
+			"the checks for shadowed rules and for * rules hidden by a crawler's own group stopped at their work limit ("+itoa(lintBudget)+" comparisons); other checks cover the whole file",
+			"split the rules into fewer, simpler patterns")
+	}
 	slices.SortStableFunc(l.rep.Diagnostics, func(a, b Diagnostic) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line

@@ -60,6 +60,10 @@ Delete the invisible character (most editors show it as <feff> or not at all; 'g
 		`Paths are case-sensitive: "Disallow: /Files" does not block /files. When every other rule of the file is in lower case, a rule with capitals is usually a typo and leaves the lower-case path open.
 
 Write the path exactly as your URLs spell it, or add a rule for each spelling. The finding is not reported when the lower-case spelling has a rule too.`},
+	{"checks-incomplete", Info, "the cross-rule checks stopped at their work limit",
+		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so Lint stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
+
+Split the rules into fewer, simpler patterns, or check the groups one at a time.`},
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 

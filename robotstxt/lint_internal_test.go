@@ -45,8 +45,16 @@ func TestLintBudgetHostile(t *testing.T) {
 		b = append(b, byte('a'+i%26), byte('a'+i/26))
 		b = append(b, "\nDisallow: /x\n"...)
 	}
-	_, w := lint(b, LintOptions{})
+	r, w := lint(b, LintOptions{})
 	if w > lintBudget+5001 {
 		t.Errorf("work %d exceeds the budget %d", w, lintBudget)
+	}
+	// Stopping is reported, never silent.
+	found := false
+	for _, d := range r.Diagnostics {
+		found = found || d.Code == "checks-incomplete"
+	}
+	if (w > lintBudget) != found {
+		t.Errorf("work %d (budget %d): checks-incomplete reported = %v", w, lintBudget, found)
 	}
 }

@@ -198,8 +198,12 @@ func TestLintEveryCodeHasCase(t *testing.T) {
 	for _, c := range lintCases(t) {
 		have[caseCode(c.name)] = true
 	}
+	// checks-incomplete needs a file past the work limit (tens of thousands
+	// of wildcard rules, and megabytes of golden output); it is tested by
+	// TestLintBudgetHostile instead.
+	noCase := map[string]string{"checks-incomplete": "TestLintBudgetHostile"}
 	for _, c := range robotstxt.LintCodes() {
-		if !have[c.Code] {
+		if !have[c.Code] && noCase[c.Code] == "" {
 			t.Errorf("code %s has no case in testdata/lint", c.Code)
 		}
 	}
@@ -410,7 +414,7 @@ func TestLintDocs(t *testing.T) {
 		n := counts[c]
 		fmt.Fprintf(&b, "| `%s` | %d | %d | %d |\n", c, n.files, n.loud, n.findings)
 	}
-	fmt.Fprintf(&b, "\nIn no file: %s (each has its own case in robotstxt/testdata/lint).\n", strings.Join(absent, ", "))
+	fmt.Fprintf(&b, "\nIn no file: %s (each has its own case in robotstxt/testdata/lint, except `checks-incomplete`, tested by TestLintBudgetHostile).\n", strings.Join(absent, ", "))
 	golden(t, filepath.Join("..", "docs", "lint.md"), b.Bytes())
 }
 
