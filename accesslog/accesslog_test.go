@@ -277,3 +277,34 @@ func TestEmptyInput(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestTruncatedCompressed checks that a compressed log cut short (a copy
+// taken while logrotate was still writing it) is an error that says so,
+// not a bare "unexpected EOF".
+func TestTruncatedCompressed(t *testing.T) {
+	plain, err := os.ReadFile("testdata/combined.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(plain)
+	w.Close()
+	var zs bytes.Buffer
+	zw, _ := zstd.NewWriter(&zs)
+	zw.Write(plain)
+	zw.Close()
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"gzip", gz.Bytes()}, {"zstd", zs.Bytes()}} {
+		cut := c.data[:len(c.data)*2/3]
+		r, err := NewReader(bytes.NewReader(cut), "cut", nil, Options{})
+		for err == nil {
+			_, err = r.Next()
+		}
+		if err == io.EOF || !strings.Contains(err.Error(), "the "+c.name+" data ends early") {
+			t.Errorf("%s cut short: %v, want an error saying the data ends early", c.name, err)
+		}
+	}
+}

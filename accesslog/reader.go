@@ -61,6 +61,7 @@ type Reader struct {
 	start, end int
 	eof        bool
 
+	codec  string // "gzip", "zstd" or "bzip2" for a compressed input
 	rec    Record
 	stats  Stats
 	onBad  func(BadLine)
@@ -126,17 +127,17 @@ func NewReader(in io.Reader, name string, f *Format, o Options) (*Reader, error)
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip: %w", name, err)
 		}
-		r.src = zr
+		r.src, r.codec = zr, "gzip"
 		r.closers = append(r.closers, zr)
 	case len(magic) >= 4 && bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false))
 		if err != nil {
 			return nil, fmt.Errorf("%s: zstd: %w", name, err)
 		}
-		r.src = zr
+		r.src, r.codec = zr, "zstd"
 		r.closers = append(r.closers, closerFunc(zr.Close))
 	case len(magic) >= 3 && string(magic[:3]) == "BZh":
-		r.src = bzip2.NewReader(br)
+		r.src, r.codec = bzip2.NewReader(br), "bzip2"
 	default:
 		r.src = br
 	}
@@ -315,6 +316,11 @@ func (r *Reader) more() error {
 		if err == io.EOF {
 			r.eof = true
 		} else if err != nil {
+			if r.codec != "" && errors.Is(err, io.ErrUnexpectedEOF) {
+				// The usual cause is a file cut short, or one still being
+				// compressed by logrotate: say so.
+				return fmt.Errorf("the %s data ends early (a truncated file, or one still being written?): %w", r.codec, err)
+			}
 			return err
 		}
 		if n > 0 {
