@@ -115,9 +115,15 @@ func runCheck(e *env) int {
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 			return exitUsage
 		}
-		if isBinary(data) {
-			fmt.Fprintf(e.stderr, "rep check: %s looks like a binary file, not a robots.txt (it has NUL bytes)\n", name)
+		switch checkBinary(data) {
+		case "utf-16":
+			fmt.Fprintf(e.stderr, "rep check: %s is UTF-16: crawlers read robots.txt as UTF-8 and find no rule in it; save it as UTF-8\n", name)
 			return exitUsage
+		case "binary":
+			fmt.Fprintf(e.stderr, "rep check: %s looks like a binary file, not a robots.txt (it is mostly NUL and control bytes)\n", name)
+			return exitUsage
+		case "nul":
+			fmt.Fprintf(e.stderr, "rep check: warning: %s has NUL bytes: crawlers ignore the rest of each line that has one (rep lint shows where)\n", name)
 		}
 		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: prof})
 		if f.Truncated() {
@@ -292,8 +298,28 @@ func readInput(name string, stdin io.Reader) ([]byte, string, error) {
 // maxInput caps what a command reads from one file argument.
 const maxInput = 64 << 20
 
-func isBinary(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0
+// checkBinary tells a robots.txt with a stray NUL byte ("nul"), which
+// crawlers read (a NUL ends its line) and the user must be able to test,
+// from a UTF-16 file ("utf-16") and from a file that is not text at all
+// ("binary"), judging by the first 8 KiB. It returns "" for clean text.
+func checkBinary(b []byte) string {
+	b = b[:min(len(b), 8192)]
+	if bytes.IndexByte(b, 0) < 0 {
+		return ""
+	}
+	if bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) {
+		return "utf-16"
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			ctl++
+		}
+	}
+	if ctl*20 > len(b) {
+		return "binary"
+	}
+	return "nul"
 }
 
 func readLines(r io.Reader) ([]string, error) {
