@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -161,6 +162,9 @@ func TestLocked(t *testing.T) {
 	if s2, err := Open(path); err == nil {
 		s2.Close()
 		t.Error("opened a file another Store holds")
+	} else if !strings.Contains(err.Error(), "another process holds it") {
+		// bbolt says only "timeout"; the user must learn why.
+		t.Errorf("Open of a held file: %v, want it to say another process holds it", err)
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); err == nil {
 		t.Error("opened a file in a missing directory")
