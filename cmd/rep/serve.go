@@ -64,14 +64,17 @@ func runServe(e *env) int {
 	}
 	log := slog.New(h)
 	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate}
-	// go-redis logs connection trouble through a global logger; route it
-	// into the structured log instead of raw lines on standard error.
-	redis.SetLogger(serveRedisLog{log})
+	// go-redis logs connection trouble through a global logger. At start,
+	// an unreachable Redis is one error message below, not four warnings
+	// from the retries before it; once serving, its warnings go into the
+	// structured log instead of raw lines on standard error.
+	redis.SetLogger(serveRedisLog{})
 	closeStore, err := serveStore(&cfg, *store)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", *store, err)
 		return exitUsage
 	}
+	redis.SetLogger(serveRedisLog{log})
 	defer closeStore()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -127,9 +130,13 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
 }
 
-// serveRedisLog adapts slog to go-redis's logger.
+// serveRedisLog adapts slog to go-redis's logger; with a nil log it
+// discards.
 type serveRedisLog struct{ log *slog.Logger }
 
 func (l serveRedisLog) Printf(ctx context.Context, format string, v ...any) {
+	if l.log == nil {
+		return
+	}
 	l.log.WarnContext(ctx, strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "), "component", "redis")
 }
