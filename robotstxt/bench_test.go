@@ -154,12 +154,20 @@ func BenchmarkWorstCase(b *testing.B) {
 	for wild.Len() < 500<<10-40 {
 		wild.WriteString("Disallow: /*b" + ab(11) + "c\n")
 	}
+	// Segments that are suffixes of each other (a, aa, aaa, ...) all occur
+	// at every position of a run of a's: the most occurrences per byte.
+	var nested strings.Builder
+	nested.WriteString("User-agent: *\n")
+	for i := 1; nested.Len()+i+20 < 500<<10; i++ {
+		nested.WriteString("Disallow: /*" + strings.Repeat("a", i) + "*c\n")
+	}
 	cases := []struct{ name, robots, url string }{
 		{"star9-a2k", "User-agent: *\nDisallow: /" + strings.Repeat("*a", 9) + "*b\n", a2k},
 		{"star-rules1000-a2k", rules1000.String(), a2k},
 		{"longline500k", "User-agent: *\nDisallow: /" + strings.Repeat("a", 500<<10-30) + "\n", a2k},
 		{"url64k", "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?sid=\nAllow: /a/\nDisallow: /private/\n", "https://example.com/" + strings.Repeat("x/", 32<<10)},
 		{"wild20k-a2k", wild.String(), "https://example.com/" + ab(2048) + strings.Repeat("a", 12) + "c"},
+		{"nested1000-a2k", nested.String(), "https://example.com/c" + strings.Repeat("a", 2048)},
 	}
 	for _, c := range cases {
 		a := robotstxt.Parse([]byte(c.robots)).Agent("ExampleBot")

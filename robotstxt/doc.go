@@ -57,9 +57,18 @@
 //
 // # Linear time
 //
-// Matching never backtracks: literal rules are found by binary search over
-// their sorted prefixes and a chain of prefix links (cost independent of the
-// rule count apart from a logarithm), and wildcard rules are matched by a
-// greedy leftmost segment search, which is exact for patterns made only of
-// "*" and a final "$". No regular expressions are used.
+// Matching never backtracks and uses no regular expressions. Literal rules
+// are found by one binary search over their sorted prefixes and a short
+// chain of prefix links, whatever the rule count. A wildcard rule is matched
+// by a greedy leftmost search for each '*'-separated segment, which is exact
+// for patterns made only of "*" and a final "$" and linear in the path, after
+// a byte-mask filter that skips rules needing a byte the path lacks. A group
+// with many wildcard rules (over 64) matches them together: one
+// Aho–Corasick pass over the path finds every occurrence of every segment,
+// and each rule is decided by binary searches in those lists, so 20,000
+// distinct wildcard rules cost one pass instead of 20,000 scans. When
+// segments occur too often for that (segments nested in each other, such as
+// a, aa, aaa, over a run of a's) the check falls back to the per-rule
+// search, which finds such segments at once. BenchmarkWorstCase measures the
+// hostile inputs.
 package robotstxt

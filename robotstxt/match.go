@@ -40,6 +40,8 @@ type index struct {
 	// ents are the rules, grouped by key: copies of the rule records with
 	// their numbers, so a check reads one array and never the file's.
 	ents []ient
+	// multi matches the wildcard rules in one pass when there are many.
+	multi *multi
 }
 
 type ient struct {
@@ -165,6 +167,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		ix.keys = append(ix.keys, k)
 		i = j
 	}
+	ix.multi = buildMulti(arena, ix.ents)
 	return ix
 }
 
@@ -196,6 +199,8 @@ func (ix *index) lookup(arena string, path string) *ient {
 	// many checks never visit a wildcard rule.
 	var have uint32
 	haveSet := false
+	var o *occ // the occurrences of the multi matcher, found at first need
+	multiOff := false
 	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
@@ -219,13 +224,27 @@ func (ix *index) lookup(arena string, path string) *ient {
 				// Rules under a key come best first: none of the rest can win.
 				break
 			}
-			if r.flags&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+r.head:r.off+r.n]) {
+			if r.flags&fWild != 0 && ix.multi != nil && !multiOff {
+				if o == nil {
+					if o = ix.multi.scan(path); o == nil {
+						multiOff = true // too many occurrences: match rule by rule
+					}
+				}
+			}
+			if o != nil && r.flags&fWild != 0 {
+				if !ix.multi.match(o, int(j), e, path) {
+					continue
+				}
+			} else if r.flags&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+r.head:r.off+r.n]) {
 				continue
 			}
 			best = e
 			break
 		}
 		i = k.parent
+	}
+	if o != nil {
+		o.release()
 	}
 	return best
 }
