@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -36,10 +37,7 @@ func pathFast(rawurl string) (string, bool) {
 	// Fast path for what crawlers send: an http(s) URL. robots.cc's general
 	// rules below give the same answer for these.
 	if n := schemeLen(rawurl); n > 0 {
-		i := n
-		for i < len(rawurl) && !authorityEnd[rawurl[i]] {
-			i++
-		}
+		i := n + authorityLen(rawurl[n:])
 		if i == len(rawurl) || rawurl[i] == '#' {
 			return "/", true
 		}
@@ -92,6 +90,25 @@ func bytesString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// authorityLen returns the length of the authority at the start of s: the
+// bytes before the first '/', '?', ';' or '#'. It tests 8 bytes at a time
+// (a zero byte in w^c marks c; the lowest flagged byte is exact).
+func authorityLen(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		z := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+		if m := z(w^(lo*'/')) | z(w^(lo*'?')) | z(w^(lo*';')) | z(w^(lo*'#')); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(s) && !authorityEnd[s[i]] {
+		i++
+	}
+	return i
 }
 
 // authorityEnd marks the bytes that end an http(s) URL's authority: the
