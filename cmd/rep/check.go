@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -87,26 +89,19 @@ func runCheck(e *env) int {
 	if len(urls) == 1 && urls[0] == "-" {
 		urls = nil // "-" names standard input, as everywhere else
 	}
-	if len(urls) == 0 {
-		if *robots == "-" {
-			fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
-			return exitUsage
-		}
-		var err error
-		if urls, err = readLines(e.stdin); err != nil {
-			fmt.Fprintf(e.stderr, "rep check: reading URLs from standard input: %v\n", err)
-			return exitUsage
-		}
-		if len(urls) == 0 {
-			fmt.Fprintln(e.stderr, "rep check: no URLs: give them as arguments or one per line on standard input")
-			return exitUsage
-		}
+	if len(urls) == 0 && *robots == "-" {
+		fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
+		return exitUsage
 	}
 	for _, u := range urls {
 		if err := checkURL(u); err != nil {
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 			return exitUsage
 		}
+	}
+	next, interactive := checkArgs(urls), false
+	if len(urls) == 0 {
+		next, interactive = checkStdin(e.stdin)
 	}
 	var f *robotstxt.File
 	if *robots != "" {
@@ -142,7 +137,18 @@ func runCheck(e *env) int {
 	if f != nil {
 		a = f.Agent(names...)
 	}
-	for _, u := range urls {
+	n := 0
+	for {
+		u, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+			return exitUsage
+		}
+		n++
 		var d robotstxt.Decision
 		if f != nil {
 			d = a.Check(u)
@@ -195,8 +201,55 @@ func runCheck(e *env) int {
 		if info != "" {
 			fmt.Fprintf(out, "%-10s %s\n", "", info)
 		}
+		if interactive {
+			out.Flush()
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(e.stderr, "rep check: no URLs: give them as arguments or one per line on standard input")
+		return exitUsage
 	}
 	return status
+}
+
+// checkArgs returns the URLs given as arguments one at a time, then io.EOF.
+func checkArgs(urls []string) func() (string, error) {
+	return func() (string, error) {
+		if len(urls) == 0 {
+			return "", io.EOF
+		}
+		u := urls[0]
+		urls = urls[1:]
+		return u, nil
+	}
+}
+
+// checkStdin reads URLs from r one line at a time, so that a list of
+// millions of URLs streams through in constant memory and a bad one is
+// reported with its line number after the answers before it. interactive
+// is set when r is a terminal: each answer is then printed at once.
+func checkStdin(r io.Reader) (next func() (string, error), interactive bool) {
+	if fh, ok := r.(*os.File); ok {
+		interactive = term.IsTerminal(int(fh.Fd()))
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	return func() (string, error) {
+		for sc.Scan() {
+			line++
+			if u := strings.TrimSpace(sc.Text()); u != "" {
+				if err := checkURL(u); err != nil {
+					return "", fmt.Errorf("standard input line %d: %v", line, err)
+				}
+				return u, nil
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return "", fmt.Errorf("reading URLs from standard input, line %d: %v", line+1, err)
+		}
+		return "", io.EOF
+	}, interactive
 }
 
 // checkFetch, when set by the fetching code, decides a URL by fetching its
@@ -320,16 +373,4 @@ func checkBinary(b []byte) string {
 		return "binary"
 	}
 	return "nul"
-}
-
-func readLines(r io.Reader) ([]string, error) {
-	var lines []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return lines, sc.Err()
 }
