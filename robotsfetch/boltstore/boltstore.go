@@ -18,6 +18,7 @@ import (
 
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 var bucket = []byte("robots.txt")
@@ -42,7 +43,7 @@ type Store struct {
 // second for another process's lock on the file.
 func Open(path string) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		// bbolt's own message is a bare "timeout".
 		return nil, fmt.Errorf("boltstore: opening %s: another process holds it (a bolt file serves one process at a time; use a Redis store to share a cache): %w", path, err)
 	}
