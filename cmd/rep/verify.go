@@ -155,20 +155,12 @@ func runVerify(e *env) int {
 		v.Resolver = net.DefaultResolver
 	}
 
-	inputs, bad := verifyInputs(e, fs.Args(), *ua)
-	if len(inputs) == 0 && bad == 0 {
-		fmt.Fprintln(e.stderr, "rep verify: no IP addresses: give them as arguments or on standard input")
-		return exitUsage
-	}
-	results := verifyAll(e.ctx, v, inputs, when)
-
 	code := exitOK
-	if bad > 0 {
-		code = exitUsage
-	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
-	for _, r := range results {
+	n, bad := 0, 0
+	verifyStream(e.ctx, v, verifyInputs(e, fs.Args(), *ua, &bad), when, func(r identity.Result) {
+		n++
 		if *asJSON {
 			enc.Encode(verifyToJSON(r))
 		} else {
@@ -180,14 +172,22 @@ func runVerify(e *env) int {
 		case r.Verdict != identity.Verified && code == exitOK:
 			code = exitFinding
 		}
+	})
+	if n == 0 && bad == 0 {
+		fmt.Fprintln(e.stderr, "rep verify: no IP addresses: give them as arguments or on standard input")
+		return exitUsage
+	}
+	if bad > 0 {
+		code = exitUsage
 	}
 	return code
 }
 
-// verifyInputs reads IPs from args, or from stdin when there are none or
-// one is "-". It reports unparseable entries on stderr and counts them.
-func verifyInputs(e *env, args []string, ua string) (in []verifyInput, bad int) {
-	add := func(line int, ipText, lineUA string) {
+// verifyInputs returns the IPs of args, then those of stdin when there are
+// no args or one is "-", one at a time. It reports unparseable entries on
+// stderr and counts them in *bad.
+func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInput, bool) {
+	parse := func(line int, ipText, lineUA string) (verifyInput, bool) {
 		ip, err := netip.ParseAddr(strings.Trim(ipText, "[]"))
 		if err != nil {
 			if line > 0 {
@@ -195,66 +195,104 @@ func verifyInputs(e *env, args []string, ua string) (in []verifyInput, bad int) 
 			} else {
 				fmt.Fprintf(e.stderr, "rep verify: %q is not an IP address\n", ipText)
 			}
-			bad++
-			return
+			*bad++
+			return verifyInput{}, false
 		}
 		if lineUA == "" {
 			lineUA = ua
 		}
-		in = append(in, verifyInput{line, ip.WithZone(""), lineUA})
+		return verifyInput{line, ip.WithZone(""), lineUA}, true
 	}
 	useStdin := len(args) == 0
-	for _, a := range args {
-		if a == "-" {
-			useStdin = true
-			continue
+	var sc *bufio.Scanner
+	n := 0
+	return func() (verifyInput, bool) {
+		for len(args) > 0 {
+			a := args[0]
+			args = args[1:]
+			if a == "-" {
+				useStdin = true
+				continue
+			}
+			if in, ok := parse(0, a, ""); ok {
+				return in, true
+			}
 		}
-		add(0, a, "")
-	}
-	if !useStdin {
-		return in, bad
-	}
-	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+		if !useStdin {
+			return verifyInput{}, false
 		}
-		ipText, rest, _ := strings.Cut(line, " ")
-		if i := strings.IndexByte(ipText, '\t'); i >= 0 {
-			ipText, rest = ipText[:i], ipText[i+1:]+" "+rest
+		if sc == nil {
+			sc = bufio.NewScanner(e.stdin)
+			sc.Buffer(make([]byte, 64*1024), 1<<20)
 		}
-		add(n, ipText, strings.TrimSpace(rest))
+		for sc.Scan() {
+			n++
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			ipText, rest, _ := strings.Cut(line, " ")
+			if i := strings.IndexByte(ipText, '\t'); i >= 0 {
+				ipText, rest = ipText[:i], ipText[i+1:]+" "+rest
+			}
+			if in, ok := parse(n, ipText, strings.TrimSpace(rest)); ok {
+				return in, true
+			}
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
+			*bad++
+		}
+		useStdin = false
+		return verifyInput{}, false
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
-		bad++
-	}
-	return in, bad
 }
 
-// verifyAll verifies inputs with a few workers (DNS is slow, the Verifier
-// merges duplicate lookups) and returns results in input order.
-func verifyAll(ctx context.Context, v *identity.Verifier, in []verifyInput, at time.Time) []identity.Result {
-	out := make([]identity.Result, len(in))
-	next := make(chan int)
+// verifyStream verifies inputs as they are read, with a few workers (DNS is
+// slow; the Verifier merges duplicate lookups), and hands each result to
+// emit in input order. At most verifyWindow inputs are held at a time, so
+// 'sort -u ips | rep verify' runs in constant memory however many IPs
+// there are.
+func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verifyInput, bool), at time.Time, emit func(identity.Result)) {
+	type job struct {
+		in  verifyInput
+		out chan identity.Result
+	}
+	jobs := make(chan job)
+	order := make(chan chan identity.Result, verifyWindow)
 	var wg sync.WaitGroup
-	for range min(16, len(in)) {
+	for range 16 {
 		wg.Go(func() {
-			for i := range next {
-				out[i] = v.VerifyAt(ctx, in[i].ip, in[i].ua, at)
-				out[i].Claimed = in[i].ua
+			for j := range jobs {
+				r := v.VerifyAt(ctx, j.in.ip, j.in.ua, at)
+				r.Claimed = j.in.ua
+				j.out <- r
 			}
 		})
 	}
-	for i := range in {
-		next <- i
+	go func() {
+		// A job's result channel is queued before the job is handed out,
+		// so the printer always waits on a job some worker has or will get.
+		for {
+			in, ok := next()
+			if !ok {
+				break
+			}
+			c := make(chan identity.Result, 1)
+			order <- c
+			jobs <- job{in, c}
+		}
+		close(jobs)
+		close(order)
+	}()
+	for c := range order {
+		emit(<-c)
 	}
-	close(next)
 	wg.Wait()
-	return out
 }
+
+// verifyWindow bounds the inputs read ahead of the one being printed.
+const verifyWindow = 1024
 
 // verifyLine formats a result as one line of text:
 //

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/internal/dnstest"
 )
@@ -193,5 +196,55 @@ func TestVerifyUpdate(t *testing.T) {
 	code, out, _ = runRep(t, "", "verify", "-offline", "-cache", cache, "-ua", "Googlebot/2.1", "192.0.2.7")
 	if code != exitOK || !strings.Contains(out, "in google-common 2026-11-01") {
 		t.Errorf("last good list not kept: exit %d, %s", code, out)
+	}
+}
+
+// verifyFirstWrite signals first on the first write, so a test can see
+// that an answer came out before the input ended.
+type verifyFirstWrite struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	first chan struct{}
+}
+
+func (w *verifyFirstWrite) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.buf.Len() == 0 {
+		close(w.first)
+	}
+	return w.buf.Write(p)
+}
+
+// TestVerifyStreams checks that IPs on standard input are answered as they
+// come, not after the whole input has been read (which held every IP of a
+// large list in memory): the second line is written only once the first
+// answer is out.
+func TestVerifyStreams(t *testing.T) {
+	pr, pw := io.Pipe()
+	out := &verifyFirstWrite{first: make(chan struct{})}
+	done := make(chan int)
+	go func() {
+		done <- run(context.Background(), []string{"verify", "-offline", "-ua", "Googlebot"}, pr, out, io.Discard)
+	}()
+	if _, err := io.WriteString(pw, "66.249.66.1\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-out.first:
+	case code := <-done:
+		t.Fatalf("exited %d before the input ended", code)
+	case <-time.After(time.Minute): // a deadlock guard, not a timing assertion
+		pw.Close()
+		<-done
+		t.Fatal("no answer for the first IP before the input ended")
+	}
+	io.WriteString(pw, "34.162.230.222\n")
+	pw.Close()
+	if code := <-done; code != exitFinding {
+		t.Errorf("exit %d, want %d", code, exitFinding)
+	}
+	if got := out.buf.String(); !strings.HasPrefix(got, "66.249.66.1 verified") || !strings.Contains(got, "\n34.162.230.222 spoofed") {
+		t.Errorf("output:\n%s", got)
 	}
 }
