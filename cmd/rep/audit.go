@@ -165,7 +165,7 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		fmt.Fprintf(e.stderr, "rep audit: -format: %v\n", err)
 		return in, opt, exitUsage
 	}
-	in = audit.Input{Format: format, Stdin: e.stdin, Jobs: f.jobs,
+	in = audit.Input{Format: format, Stdin: e.input(), Jobs: f.jobs,
 		Log: accesslog.Options{ClientIP: f.clientIP, TrustedHops: f.hops}}
 	if err := in.Log.Validate(); err != nil {
 		fmt.Fprintf(e.stderr, "rep audit: -client-ip: %v\n", err)
@@ -504,7 +504,7 @@ func runAuditMerge(e *env, args []string) int {
 	}
 	var parts []*audit.Report
 	for _, name := range fs.Args() {
-		var rd io.Reader = e.stdin
+		rd := e.input()
 		if name != "-" {
 			fh, err := os.Open(name)
 			if err != nil {

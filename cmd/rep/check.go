@@ -11,8 +11,6 @@ import (
 	"os"
 	"strings"
 
-	"golang.org/x/term"
-
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -101,11 +99,11 @@ func runCheck(e *env) int {
 	}
 	next, interactive := checkArgs(urls), false
 	if len(urls) == 0 {
-		next, interactive = checkStdin(e.stdin)
+		next, interactive = checkStdin(e.input()), e.inputIsTerminal()
 	}
 	var f *robotstxt.File
 	if *robots != "" {
-		data, name, err := readInput(*robots, e.stdin)
+		data, name, err := readInput(*robots, e.input())
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 			return exitUsage
@@ -226,12 +224,8 @@ func checkArgs(urls []string) func() (string, error) {
 
 // checkStdin reads URLs from r one line at a time, so that a list of
 // millions of URLs streams through in constant memory and a bad one is
-// reported with its line number after the answers before it. interactive
-// is set when r is a terminal: each answer is then printed at once.
-func checkStdin(r io.Reader) (next func() (string, error), interactive bool) {
-	if fh, ok := r.(*os.File); ok {
-		interactive = term.IsTerminal(int(fh.Fd()))
-	}
+// reported with its line number after the answers before it.
+func checkStdin(r io.Reader) (next func() (string, error)) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -249,7 +243,7 @@ func checkStdin(r io.Reader) (next func() (string, error), interactive bool) {
 			return "", fmt.Errorf("reading URLs from standard input, line %d: %v", line+1, err)
 		}
 		return "", io.EOF
-	}, interactive
+	}
 }
 
 // checkFetch, when set by the fetching code, decides a URL by fetching its

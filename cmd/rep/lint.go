@@ -128,7 +128,7 @@ func runLint(e *env) int {
 		name, opts.URL, opts.Fetch = robotsURL, robotsURL, fi
 	} else {
 		var err error
-		if data, name, err = readInput(arg, e.stdin); err != nil {
+		if data, name, err = readInput(arg, e.input()); err != nil {
 			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
 			return exitUsage
 		}

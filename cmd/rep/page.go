@@ -145,7 +145,7 @@ func runPage(e *env) int {
 	} else {
 		var body io.Reader
 		if arg == "-" {
-			body, name = e.stdin, "<standard input>"
+			body, name = e.input(), "<standard input>"
 		} else {
 			f, err := os.Open(arg)
 			if err != nil {

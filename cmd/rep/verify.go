@@ -222,7 +222,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			return verifyInput{}, false
 		}
 		if sc == nil {
-			sc = bufio.NewScanner(e.stdin)
+			sc = bufio.NewScanner(e.input())
 			sc.Buffer(make([]byte, 64*1024), 1<<20)
 		}
 		for sc.Scan() {
