@@ -20,7 +20,7 @@ func init() {
 	register(&command{name: "lint", summary: "check a robots.txt for mistakes (text, JSON or SARIF)", run: runLint})
 }
 
-const lintUsage = `usage: rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif]
+const lintUsage = `usage: rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif] [-json]
                 [-severity info|warning|error] FILE|URL|-
        rep lint -explain CODE
 
@@ -54,12 +54,13 @@ func runLint(e *env) int {
 		agents = append(agents, s)
 		return nil
 	})
-	profile := fs.String("profile", "google", "whose reading to check against: `google`, bing, yandex or rfc9309")
-	format := fs.String("format", "text", "output `format`: text, json or sarif")
+	profile := fs.String("profile", "google", "the `PROFILE` whose reading to check: google, bing, yandex or rfc9309")
+	format := fs.String("format", "text", "output `FORMAT`: text, json or sarif")
+	asJSON := fs.Bool("json", false, "same as -format json, as for every other command")
 	severity := fs.String("severity", "warning", "show findings at or above `LEVEL` (info, warning, error) and exit 1 if there are any")
 	explain := fs.String("explain", "", "print the documentation of a finding `CODE` and exit")
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback and private addresses (a local or staging server)")
-	userAgent := fs.String("user-agent", "Mozilla/5.0 (compatible; rep-lint/1.0; +https://github.com/rep-toolkit/rep)", "User-Agent `header` sent when fetching a URL")
+	userAgent := fs.String("user-agent", "Mozilla/5.0 (compatible; rep-lint/1.0; +https://github.com/rep-toolkit/rep)", "`User-Agent` header sent when fetching a URL")
 	timeout := fs.Duration("timeout", 30*time.Second, "time limit for fetching a URL, redirects included")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), lintUsage)
@@ -89,6 +90,13 @@ func runLint(e *env) int {
 	if !ok {
 		fmt.Fprintf(e.stderr, "rep lint: unknown -severity %q: use info, warning or error\n", *severity)
 		return exitUsage
+	}
+	if *asJSON {
+		if *format != "text" && *format != "json" {
+			fmt.Fprintf(e.stderr, "rep lint: -json and -format %s contradict each other: give one\n", *format)
+			return exitUsage
+		}
+		*format = "json"
 	}
 	var write func(r *robotstxt.LintReport, w io.Writer, name string, min robotstxt.Severity) error
 	switch *format {
