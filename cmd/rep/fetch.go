@@ -18,7 +18,7 @@ func init() {
 	register(&command{name: "fetch", summary: "fetch a site's robots.txt as a crawler would and show how it reads", run: runFetch})
 }
 
-const fetchUsage = `usage: rep fetch [-agent NAME] [-profile google|bing|yandex|rfc9309] [-user-agent UA] [-timeout D] [-json] URL ...
+const fetchUsage = `usage: rep fetch [-agent NAME] [-profile google|bing|yandex|rfc9309] [-user-agent UA] [-timeout D] [-json] URL ... | -
 
 Fetches the robots.txt of each URL's origin (scheme://host[:port]/robots.txt)
 as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
@@ -26,7 +26,8 @@ as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
 500 KiB read at most after gzip/deflate decoding. It prints what was fetched
 (status, redirects, bytes, cache lifetime) and how it was interpreted (the
 rule of the status table, the verdict, groups, sitemaps, warnings). With
--agent, also the group that crawler obeys and its pacing.
+-agent, also the group that crawler obeys and its pacing. - reads the URLs
+from standard input, one per line.
 
 Exit status: 0 the file was read or is absent, 1 some origin is unreachable
 (everything disallowed), 2 usage error.
@@ -78,8 +79,17 @@ func runFetch(e *env) int {
 		fmt.Fprintf(e.stderr, "rep fetch: unknown -profile %q: use google, bing, yandex or rfc9309\n", *profile)
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "rep fetch: give at least one URL, e.g. rep fetch https://example.com/")
+	urls := fs.Args()
+	if len(urls) == 1 && urls[0] == "-" {
+		// One URL per line, as for every command that reads -.
+		var err error
+		if urls, err = fetchReadURLs(e.input()); err != nil {
+			fmt.Fprintf(e.stderr, "rep fetch: reading standard input: %v\n", err)
+			return exitUsage
+		}
+	}
+	if len(urls) == 0 {
+		fmt.Fprintln(e.stderr, "rep fetch: give at least one URL, e.g. rep fetch https://example.com/, or - to read them from standard input")
 		return exitUsage
 	}
 	if *timeout <= 0 {
@@ -90,7 +100,7 @@ func runFetch(e *env) int {
 	if *ua == "" {
 		*ua = fetchUserAgent("rep-fetch", names)
 	}
-	for _, u := range fs.Args() {
+	for _, u := range urls {
 		if _, err := robotsfetch.Origin(u); err != nil {
 			fmt.Fprintf(e.stderr, "rep fetch: %v\n", strings.TrimPrefix(err.Error(), "robotsfetch: "))
 			return exitUsage
@@ -108,7 +118,7 @@ func runFetch(e *env) int {
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	status := exitOK
-	for i, u := range fs.Args() {
+	for i, u := range urls {
 		r, err := c.Fetcher().Get(e.ctx, u)
 		if err != nil {
 			out.Flush()
@@ -241,4 +251,17 @@ func fetchWarningText(w robotsfetch.Warning) string {
 		return "Cache-Control: no-store; reused only briefly"
 	}
 	return w.String()
+}
+
+// fetchReadURLs reads one URL per line, skipping blank lines and # comments.
+func fetchReadURLs(r io.Reader) ([]string, error) {
+	var urls []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			urls = append(urls, l)
+		}
+	}
+	return urls, sc.Err()
 }

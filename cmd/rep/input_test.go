@@ -28,6 +28,7 @@ func TestInputInterrupted(t *testing.T) {
 		{"audit", "-"},
 		{"audit", "enrich", "-"},
 		{"audit", "merge", "-"},
+		{"fetch", "-"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			r, w, err := os.Pipe()
