@@ -289,6 +289,11 @@ func auditSplitTime(arg string) (string, time.Time, error) {
 	if _, err := os.Stat(arg); err == nil {
 		return arg, time.Time{}, nil
 	}
+	if l := strings.ToLower(arg); (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) && strings.Contains(ts, "/") {
+		// The @ belongs to the URL's user information
+		// (http://user@host/robots.txt), not to a time.
+		return arg, time.Time{}, nil
+	}
 	return "", time.Time{}, fmt.Errorf("%q: the time after @ must be RFC 3339 (2026-03-01T00:00:00Z) or a date (2026-03-01)", arg)
 }
 

@@ -37,6 +37,9 @@ func TestAuditRobotsURL(t *testing.T) {
 		{ok.URL + "/robots.txt", `"disallowed_requests": 1,`, 1},
 		{missing.URL + "/robots.txt", `: allow all`, 0},
 		{down.URL + "/robots.txt", `"disallowed_requests": 2,`, 1},
+		// The @ of user information is not the @ of a time.
+		{strings.Replace(ok.URL, "http://", "http://user@", 1) + "/robots.txt", `"disallowed_requests": 1,`, 1},
+		{strings.Replace(ok.URL, "http://", "http://user@", 1) + "/robots.txt@2026-03-01", `"disallowed_requests": 1,`, 1},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), []string{"audit", "-json", "-allow-private", "-robots", c.url, log}, strings.NewReader(""), &out, &errb)
