@@ -87,6 +87,12 @@ func runCheck(e *env) int {
 	if len(urls) == 1 && urls[0] == "-" {
 		urls = nil // "-" names standard input, as everywhere else
 	}
+	if l := strings.ToLower(*robots); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+		if _, err := os.Stat(*robots); err != nil {
+			fmt.Fprintf(e.stderr, "rep check: -robots takes a FILE; to check against a site's live robots.txt, leave -robots out and give absolute URLs (rep check -agent %s https://host/path)\n", names[0])
+			return exitUsage
+		}
+	}
 	if len(urls) == 0 && *robots == "-" {
 		fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
 		return exitUsage
