@@ -114,7 +114,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	for i, id := range ids {
 		items[i] = item{prefixWord(head(id)), id}
 	}
-	slices.SortFunc(items, func(a, b item) int {
+	cmp := func(a, b item) int {
 		if a.word != b.word {
 			if a.word < b.word {
 				return -1
@@ -132,7 +132,11 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 			return int(rb.flags&fAllow) - int(ra.flags&fAllow)
 		}
 		return int(ra.line) - int(rb.line)
-	})
+	}
+	// Files often list their rules already in order: check before sorting.
+	if !slices.IsSortedFunc(items, cmp) {
+		slices.SortFunc(items, cmp)
+	}
 	distinct := 0
 	for i := range items {
 		ids[i] = items[i].id
