@@ -513,6 +513,8 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err er
 	out := &e.Last
 	now := out.FetchedAt
 	out.Error = err.Error()
+	var blocked *netguard.BlockedError
+	out.Refused = errors.As(err, &blocked)
 	retry := f.o.RetryInterval
 	if resp != nil {
 		if ra, ok := retryAfter(resp.Header, now); ok {

@@ -753,8 +753,13 @@ func TestGuard(t *testing.T) {
 	s := newSite(t, text(robotsBody))
 	f := newFetcher(t, Options{Guard: true})
 	r := get(t, f, s.URL)
-	if r.Outcome.Rule != Unreachable || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
-		t.Errorf("%s, %d hits", r.Outcome.String(), s.hits.Load())
+	if r.Outcome.Rule != Unreachable || !r.Outcome.Refused || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
+		t.Errorf("%s, refused=%v, %d hits", r.Outcome.String(), r.Outcome.Refused, s.hits.Load())
+	}
+	// An origin that is merely down is not "refused".
+	down := newFetcher(t, Options{})
+	if r := get(t, down, "http://127.0.0.1:1/"); r.Outcome.Refused {
+		t.Errorf("a connection error is not a refusal: %s", r.Outcome.String())
 	}
 }
 

@@ -220,6 +220,9 @@ type Outcome struct {
 	// Error says why the attempt failed (Unreachable, TooManyRedirects,
 	// BadRedirect): the URL and the cause.
 	Error string `json:"error,omitempty"`
+	// Refused is set when the address guard (Options.Guard) refused to
+	// connect, here or at a redirect's target: the origin was never asked.
+	Refused bool `json:"refused,omitempty"`
 	// StoreError says why the Store failed, when it did.
 	StoreError string    `json:"store_error,omitempty"`
 	Warnings   []Warning `json:"warnings,omitempty"`

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
@@ -84,7 +83,7 @@ func (s *Server) robotsFor(ctx context.Context, rawurl string) (robotsResult, er
 		return robotsResult{}, err
 	}
 	o := &r.Outcome
-	if strings.Contains(o.Error, "netguard: refusing") {
+	if o.Refused {
 		return robotsResult{}, refusedError{o.Error}
 	}
 	return robotsResult{robots: r, fetch: outcomeJSON(o, start, s.cfg.Now().Sub(start))}, nil
