@@ -131,6 +131,7 @@ type scanResult struct {
 	bomLen    int  // bytes of (possibly partial) BOM skipped at the start
 	limited   bool // input was longer than the limit
 	parsedLen int  // bytes read, up to the last line end within the limit
+	lines     int  // lines read, counting the empty one after a final line end
 }
 
 // scan splits data into lines as Google's parser does and classifies each
@@ -189,6 +190,7 @@ func scan(data []byte, limit int, yield func(*rawLine) bool) scanResult {
 			j = len(data)
 		}
 		num++
+		res.lines = num
 		r = rawLine{num: num, off: i, full: j, termLen: term, hash: -1}
 		classify(data, &r, &nx)
 		if !yield(&r) {

@@ -305,12 +305,9 @@ func (p *parser) finish(data []byte, res scanResult) {
 	f.parsedLen = res.parsedLen
 	f.limited = res.limited
 	if res.limited {
-		ln := 1
-		for _, c := range data[:res.parsedLen] {
-			if c == '\n' {
-				ln++
-			}
-		}
+		// The input was cut at a line end, so the last line scanned is the
+		// empty one after it: its number is the first line not read.
+		ln := res.lines
 		f.diags = append(f.diags, Diagnostic{Line: ln, Column: 1, Severity: Error, Code: "size-limit",
 			Message: "file is " + itoa(len(data)) + " bytes; only the first " + itoa(res.parsedLen) + " (up to the last line end within the limit) are read",
 			Hint:    "keep robots.txt under 500 KiB: crawlers ignore everything after the limit (RFC 9309 §2.5)"})
@@ -328,8 +325,8 @@ func (p *parser) finish(data []byte, res scanResult) {
 		// The capacity was a guess from the line count: keep what is used.
 		f.rules = slices.Clone(f.rules)
 	}
-	// Tokens were appended to the arena in order, each ending where the next
-	// thing written began; recover each one's end from the next offset.
+	// Now that the arena is final, point each user-agent line's value and
+	// token into it (the token is the value's lower-cased product token).
 	for k := range f.uas {
 		u := &f.uas[k]
 		u.text = f.arena[p.textOff[2*k] : p.textOff[2*k]+p.textOff[2*k+1]]
