@@ -204,7 +204,7 @@ func (ix *index) lookup(arena string, path string) *ient {
 	var have uint32
 	haveSet := false
 	var o *occ // the occurrences of the multi matcher, found at first need
-	multiOff := false
+	multiOff := ix.multi == nil || !ix.multi.worth(len(path))
 	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
@@ -228,7 +228,7 @@ func (ix *index) lookup(arena string, path string) *ient {
 				// Rules under a key come best first: none of the rest can win.
 				break
 			}
-			if r.flags&fWild != 0 && ix.multi != nil && !multiOff {
+			if r.flags&fWild != 0 && !multiOff {
 				if o == nil {
 					if o = ix.multi.scan(path); o == nil {
 						multiOff = true // too many occurrences: match rule by rule

@@ -21,6 +21,7 @@ var multiThreshold = 64
 // those occurrence lists, placing its segments greedily leftmost exactly as
 // globRest does.
 type multi struct {
+	wild   int     // wildcard rules in the index
 	segLen []int32 // by segment ID
 	// The segments of ents[j] are ids[off[j]:off[j+1]]. For an anchored
 	// rule ('$') the last segment is not in the list: it is checked as a
@@ -55,7 +56,7 @@ func buildMulti(arena string, ents []ient) *multi {
 	if n <= multiThreshold {
 		return nil
 	}
-	m := &multi{off: make([]int32, len(ents)+1), last: make([]string, len(ents))}
+	m := &multi{wild: n, off: make([]int32, len(ents)+1), last: make([]string, len(ents))}
 	segID := map[string]int32{}
 	var segs []string
 	for j := range ents {
@@ -179,6 +180,14 @@ func (m *multi) step(u int32, c byte) int32 {
 		u = m.nodes[u].fail
 	}
 }
+
+// worth reports whether the shared pass beats one scan per rule for a path
+// of n bytes. The pass costs about a hundred instructions per path byte
+// (plus a little per segment); a rule's own scan costs a few per byte. So
+// for the short paths crawlers mostly send, a few hundred wildcard rules
+// are still cheaper one by one; the pass wins when rules × bytes is large.
+// A negative multiThreshold (tests) forces the pass.
+func (m *multi) worth(n int) bool { return multiThreshold < 0 || m.wild*n >= 1<<16 }
 
 // occ holds, for one path, the start positions of every segment's
 // occurrences, segment by segment in increasing order.
