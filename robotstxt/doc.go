@@ -63,8 +63,9 @@
 // by a greedy leftmost search for each '*'-separated segment, which is exact
 // for patterns made only of "*" and a final "$" and linear in the path, after
 // a byte-mask filter that skips rules needing a byte the path lacks. A group
-// with many wildcard rules (over 64) matches them together: one
-// Aho–Corasick pass over the path finds every occurrence of every segment,
+// with many wildcard rules (over 64) matches them together when rules × path
+// length is large: one Aho–Corasick pass over the path finds every
+// occurrence of every segment,
 // and each rule is decided by binary searches in those lists, so 20,000
 // distinct wildcard rules cost one pass instead of 20,000 scans. When
 // segments occur too often for that (segments nested in each other, such as
