@@ -107,6 +107,9 @@ func runAudit(e *env) int {
 		fmt.Fprintln(e.stderr, "rep audit: no log files: give one or more, or - for standard input")
 		return exitUsage
 	}
+	if auditStdinTwice(e, "rep audit", fs.Args()) {
+		return exitUsage
+	}
 	in, opt, code := auditSetup(e, &f)
 	if code != exitOK {
 		return code
@@ -405,6 +408,9 @@ flags:
 		fmt.Fprintln(e.stderr, "rep audit enrich: no log files: give one or more, or - for standard input")
 		return exitUsage
 	}
+	if auditStdinTwice(e, "rep audit enrich", fs.Args()) {
+		return exitUsage
+	}
 	in, opt, code := auditSetup(e, &f)
 	if code != exitOK {
 		return code
@@ -538,4 +544,20 @@ func runAuditMerge(e *env, args []string) int {
 		return exitUsage
 	}
 	return auditOutput(e, rep, *asJSON, *htmlOut)
+}
+
+// auditStdinTwice reports (and says) when "-" is given more than once:
+// standard input can be read only once.
+func auditStdinTwice(e *env, cmd string, args []string) bool {
+	n := 0
+	for _, a := range args {
+		if a == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		fmt.Fprintf(e.stderr, "%s: - (standard input) is given %d times; it can be read only once\n", cmd, n)
+		return true
+	}
+	return false
 }
