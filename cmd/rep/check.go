@@ -77,12 +77,6 @@ func runCheck(e *env) int {
 		fmt.Fprintln(e.stderr, "rep check: -agent is required and must not be empty, e.g. -agent Googlebot")
 		return exitUsage
 	}
-	if *robots == "" {
-		if checkFetch == nil {
-			fmt.Fprintln(e.stderr, "rep check: -robots FILE is required (fetching each URL's robots.txt is not available in this build)")
-			return exitUsage
-		}
-	}
 	urls := fs.Args()
 	if len(urls) == 1 && urls[0] == "-" {
 		urls = nil // "-" names standard input, as everywhere else
@@ -154,26 +148,22 @@ func runCheck(e *env) int {
 		}
 		n++
 		var d robotstxt.Decision
+		var fetchWhy, info string
+		var fetched any
 		if f != nil {
 			d = a.Check(u)
 		} else {
-			var err error
-			if d, err = checkFetch(e, u, names, prof); err != nil {
+			if d, fetchWhy, info, fetched, err = checkFetchURL(e, u, names, prof); err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 				return exitUsage
 			}
-		}
-		if !d.Allowed {
-			status = exitFinding
-		}
-		var fetchWhy, info string
-		var fetched any
-		if f == nil && checkFetchInfo != nil {
-			fetchWhy, info, fetched = checkFetchInfo(e, u, names, prof)
 			if !*verbose {
 				info, fetched = "", nil
 			}
+		}
+		if !d.Allowed {
+			status = exitFinding
 		}
 		if *asJSON {
 			reason := d.Reason.String()
@@ -251,16 +241,6 @@ func checkStdin(r io.Reader) (next func() (string, error)) {
 		return "", io.EOF
 	}
 }
-
-// checkFetch, when set by the fetching code, decides a URL by fetching its
-// site's robots.txt. Without it, -robots is required.
-var checkFetch func(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error)
-
-// checkFetchInfo, set with checkFetch, says how rawurl's robots.txt was
-// fetched: why, when the verdict came from the fetch rather than a rule
-// ("robots.txt unreachable: ..."), else ""; and for -v a line of text and a
-// value for -json.
-var checkFetchInfo func(e *env, rawurl string, agents []string, p robotstxt.Profile) (why, info string, obj any)
 
 func checkAgents(s string) []string {
 	var names []string

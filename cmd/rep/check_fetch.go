@@ -12,10 +12,6 @@ import (
 // Without -robots, rep check fetches each URL's robots.txt through
 // robotsfetch (memory store): one fetch per origin per run, whatever the
 // number of URLs.
-func init() {
-	checkFetch = checkFetchDecide
-	checkFetchInfo = checkFetchOutcome
-}
 
 // checkFetchers holds one Fetcher per run and profile: runs in one process
 // (tests) do not share a cache.
@@ -59,23 +55,16 @@ func checkFetchRobots(e *env, rawurl string, agents []string, p robotstxt.Profil
 	return r, nil
 }
 
-func checkFetchDecide(e *env, rawurl string, agents []string, p robotstxt.Profile) (robotstxt.Decision, error) {
+// checkFetchURL decides rawurl against its site's robots.txt (fetched once
+// per origin and run) and says how that file was fetched: why, when the
+// verdict comes from the fetch rather than a rule (absent, unreachable,
+// ...), else ""; for -v a line of text and the outcome for -json.
+func checkFetchURL(e *env, rawurl string, agents []string, p robotstxt.Profile) (d robotstxt.Decision, why, info string, obj any, err error) {
 	r, err := checkFetchRobots(e, rawurl, agents, p)
 	if err != nil {
-		return robotstxt.Decision{}, err
+		return d, "", "", nil, err
 	}
-	return r.Check(rawurl, agents...), nil
-}
-
-// checkFetchOutcome reports how rawurl's robots.txt was fetched: why the
-// verdict is what it is when no rule decided it (the file is absent,
-// unreachable, ...), and for -v one line of text and the outcome for
-// -json. The fetch is already cached by checkFetchDecide.
-func checkFetchOutcome(e *env, rawurl string, agents []string, p robotstxt.Profile) (why, info string, obj any) {
-	r, err := checkFetchRobots(e, rawurl, agents, p)
-	if err != nil {
-		return "", err.Error(), nil
-	}
+	d = r.Check(rawurl, agents...)
 	o := &r.Outcome
 	if o.Verdict != robotsfetch.UseRules {
 		why = "robots.txt: " + o.Rule.Explain()
@@ -87,5 +76,5 @@ func checkFetchOutcome(e *env, rawurl string, agents []string, p robotstxt.Profi
 	for _, w := range o.Warnings {
 		info += ", warning: " + w.String()
 	}
-	return why, info, o
+	return d, why, info, o, nil
 }
