@@ -254,8 +254,9 @@ func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, error) {
 			file, src, err = auditFetchRobots(ctx, src, f.allowPrivate)
 		} else {
 			var data []byte
-			data, err = auditReadFile(src)
-			file = robotstxt.Parse(data)
+			if data, _, err = readRobots(src, nil); err == nil {
+				file = robotstxt.Parse(data)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -263,17 +264,6 @@ func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, error) {
 		vs = append(vs, audit.Version{Since: since, Source: src, File: file})
 	}
 	return audit.NewHistory(vs...)
-}
-
-// auditReadFile reads a robots.txt file, capped a little above the parser's
-// limit (the parser reports the truncation).
-func auditReadFile(name string) ([]byte, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return io.ReadAll(io.LimitReader(fh, 2*robotstxt.DefaultMaxBytes))
 }
 
 // auditSplitTime splits "FILE@TIME"; a FILE containing "@" without a valid

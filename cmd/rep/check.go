@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -103,28 +102,22 @@ func runCheck(e *env) int {
 	}
 	var f *robotstxt.File
 	if *robots != "" {
-		data, name, err := readInput(*robots, e.input())
+		data, warning, err := readRobots(*robots, e.input())
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 			return exitUsage
 		}
-		switch checkBinary(data) {
-		case "utf-16":
-			fmt.Fprintf(e.stderr, "rep check: %s is UTF-16: crawlers read robots.txt as UTF-8 and find no rule in it; save it as UTF-8\n", name)
-			return exitUsage
-		case "binary":
-			fmt.Fprintf(e.stderr, "rep check: %s looks like a binary file, not a robots.txt (it is mostly NUL and control bytes)\n", name)
-			return exitUsage
-		case "nul":
-			fmt.Fprintf(e.stderr, "rep check: warning: %s has NUL bytes: crawlers ignore the rest of each line that has one (rep lint shows where)\n", name)
+		if warning != "" {
+			fmt.Fprintf(e.stderr, "rep check: warning: %s\n", warning)
 		}
 		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: prof})
-		if f.Truncated() {
-			// Crawlers stop reading at the limit, and so does the parser:
-			// say so, or a rule past it looks like a matcher bug.
-			last := bytes.Count(data[:f.ParsedBytes()], []byte("\n"))
-			fmt.Fprintf(e.stderr, "rep check: warning: %s is %d bytes, over the %d KiB crawlers read: every line after line %d is ignored\n",
-				name, f.Size(), robotstxt.DefaultMaxBytes>>10, last)
+		for _, d := range f.Diagnostics() {
+			if d.Code == "size-limit" {
+				// Crawlers stop reading at the limit, and so does the parser:
+				// say so, or a rule past it looks like a matcher bug.
+				fmt.Fprintf(e.stderr, "rep check: warning: %s is %d bytes, over the %d KiB crawlers read: every line after line %d is ignored\n",
+					inputName(*robots), f.Size(), robotstxt.DefaultMaxBytes>>10, d.Line-1)
+			}
 		}
 	}
 	out := bufio.NewWriter(e.stdout)
@@ -295,62 +288,4 @@ func urlErr(err error) string {
 		return ue.Err.Error()
 	}
 	return err.Error()
-}
-
-// readInput reads a file argument, "-" meaning standard input, and returns
-// the name to use in messages.
-func readInput(name string, stdin io.Reader) ([]byte, string, error) {
-	if name == "-" {
-		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
-		if err != nil {
-			return nil, "<standard input>", fmt.Errorf("reading standard input: %v", err)
-		}
-		if len(b) > maxInput {
-			return nil, "<standard input>", fmt.Errorf("standard input is over %d MiB", maxInput>>20)
-		}
-		return b, "<standard input>", nil
-	}
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, name, err
-	}
-	defer fh.Close()
-	if st, err := fh.Stat(); err == nil && st.IsDir() {
-		return nil, name, fmt.Errorf("%s is a directory, not a file", name)
-	}
-	b, err := io.ReadAll(io.LimitReader(fh, maxInput+1))
-	if err != nil {
-		return nil, name, err
-	}
-	if len(b) > maxInput {
-		return nil, name, fmt.Errorf("%s is over %d MiB", name, maxInput>>20)
-	}
-	return b, name, nil
-}
-
-// maxInput caps what a command reads from one file argument.
-const maxInput = 64 << 20
-
-// checkBinary tells a robots.txt with a stray NUL byte ("nul"), which
-// crawlers read (a NUL ends its line) and the user must be able to test,
-// from a UTF-16 file ("utf-16") and from a file that is not text at all
-// ("binary"), judging by the first 8 KiB. It returns "" for clean text.
-func checkBinary(b []byte) string {
-	b = b[:min(len(b), 8192)]
-	if bytes.IndexByte(b, 0) < 0 {
-		return ""
-	}
-	if bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) {
-		return "utf-16"
-	}
-	ctl := 0
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
-			ctl++
-		}
-	}
-	if ctl*20 > len(b) {
-		return "binary"
-	}
-	return "nul"
 }
