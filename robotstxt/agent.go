@@ -186,10 +186,10 @@ func (a *Agent) Rules() []Rule {
 func (f *File) appendRules(rs []Rule, g group) []Rule {
 	for id := g.ruleLo; id < g.ruleHi; id++ {
 		r := &f.rules[id]
-		if r.flags&fIndex != 0 {
+		if r.flags()&fIndex != 0 {
 			continue
 		}
-		rs = append(rs, Rule{Allow: r.flags&fAllow != 0, Pattern: f.pattern(r, id), Line: int(r.line)})
+		rs = append(rs, Rule{Allow: r.flags()&fAllow != 0, Pattern: f.pattern(r), Line: int(r.line())})
 	}
 	return rs
 }
@@ -239,12 +239,12 @@ func (a *Agent) decide(path string) Decision {
 	if e == nil {
 		return d
 	}
-	r := &e.rule
-	d.Rule = Rule{Allow: r.flags&fAllow != 0, Line: int(r.line), Pattern: f.pattern(r, e.id)}
+	r := e
+	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: f.pattern(r)}
 	switch {
 	case r.n == 0:
 		d.Reason = EmptyRuleMatched
-	case r.flags&fIndex != 0:
+	case r.flags()&fIndex != 0:
 		d.Reason = IndexHTML
 	default:
 		d.Reason = RuleMatched
@@ -253,12 +253,12 @@ func (a *Agent) decide(path string) Decision {
 	return d
 }
 
-// pattern returns rule id's pattern as written.
-func (f *File) pattern(r *rule, id uint32) string {
-	if r.flags&(fRaw|fIndex) != 0 {
-		return f.raw[id]
+// pattern returns a rule's pattern as written.
+func (f *File) pattern(r *rule) string {
+	if r.flags()&(fRaw|fIndex) != 0 {
+		return f.raw[r.off]
 	}
-	return f.arena[r.off : r.off+r.n]
+	return f.arena[r.off : r.off+uint32(r.n)]
 }
 
 // Check is f.Agent(agent).Check(rawurl) without building an Agent: it

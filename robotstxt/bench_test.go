@@ -3,6 +3,7 @@ package robotstxt_test
 import (
 	"bufio"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,8 +18,9 @@ import (
 // same workloads beside the peer libraries in one run for BENCHMARKS.md.
 
 type classQuery struct {
-	a   *robotstxt.Agent
-	url string
+	a    *robotstxt.Agent
+	url  string
+	path string // path and query of url, as a crawler that already split its URL holds them
 }
 
 func sizeClass(n int) string {
@@ -49,27 +51,46 @@ func loadQueries(b *testing.B) map[string][]classQuery {
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
 		c := sizeClass(len(files[f[0]]))
-		qs[c] = append(qs[c], classQuery{agents[f[0]], f[2]})
+		u, err := url.Parse(f[2])
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs[c] = append(qs[c], classQuery{agents[f[0]], f[2], u.EscapedPath() + queryPart(u.RawQuery)})
 	}
 	return qs
 }
 
+func queryPart(q string) string {
+	if q == "" {
+		return ""
+	}
+	return "?" + q
+}
+
+// BenchmarkCheck answers one query per op, cycling over every URL of a size
+// class: in=url hands Check the full URL, in=path its path and query.
 func BenchmarkCheck(b *testing.B) {
 	qs := loadQueries(b)
 	for _, c := range []string{"small", "typical", "large", "huge"} {
 		q := qs[c]
-		b.Run("class="+c, func(b *testing.B) {
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				x := &q[i]
-				x.a.Check(x.url)
-				i++
-				if i == len(q) {
-					i = 0
+		for _, in := range []string{"url", "path"} {
+			b.Run("class="+c+"/in="+in, func(b *testing.B) {
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					x := &q[i]
+					if in == "url" {
+						x.a.Check(x.url)
+					} else {
+						x.a.Check(x.path)
+					}
+					i++
+					if i == len(q) {
+						i = 0
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -2,24 +2,30 @@ package robotstxt
 
 import (
 	"encoding/binary"
-	"slices"
 	"strings"
 	"unsafe"
 )
 
 // rule is the compact form of one allow or disallow rule. Its pattern (as
 // compared: escaped, normalised) lives in the file's arena.
+//
+// It is 16 bytes: a crawler keeps many files, and a check reads these records
+// in a row. The pattern length fits 16 bits because a line is cut at
+// MaxLineBytes and escaping at most triples it; the line number fits 27 bits
+// because parsing stops at MaxParseBytes.
 type rule struct {
-	off  uint32 // pattern in arena
-	n    uint32 // pattern length = match priority (RFC 9309 §2.2.2: octets)
-	line uint32
-	head uint32 // length of the literal head: up to the first '*', without a final '$'
+	off uint32 // pattern in arena
+	lf  uint32 // line number << flagBits | flags
 	// need has bit c&31 set for every byte c that the pattern's tail (after
 	// the head) requires; a path lacking one cannot match. It lets a check
 	// skip most wildcard rules with one AND.
-	need  uint32
-	flags uint8
+	need uint32
+	n    uint16 // pattern length = match priority (RFC 9309 §2.2.2: octets)
+	head uint16 // length of the literal head: up to the first '*', without a final '$'
 }
+
+func (r *rule) flags() uint32 { return r.lf & (1<<flagBits - 1) }
+func (r *rule) line() uint32  { return r.lf >> flagBits }
 
 const (
 	fAllow  = 1 << iota
@@ -27,6 +33,8 @@ const (
 	fAnchor // the pattern ends with '$'
 	fIndex  // synthetic "/dir/$" made from "Allow: /dir/index.html"
 	fRaw    // the pattern as written differs from the compared form
+
+	flagBits = iota
 )
 
 // index finds the longest match among one merged group's rules. keys are
@@ -37,26 +45,25 @@ const (
 // plus a short walk up the chain.
 type index struct {
 	keys []ikey
-	// ents are the rules, grouped by key: copies of the rule records with
-	// their numbers, so a check reads one array and never the file's.
-	ents []ient
+	// ents are the rules, grouped by key: copies of the rule records, so a
+	// check reads one array and never the file's.
+	ents []rule
 	// multi matches the wildcard rules in one pass when there are many.
-	multi *multi
-}
-
-type ient struct {
-	rule
-	id uint32
+	multi *lazyMulti
 }
 
 type ikey struct {
 	// word is the head's first 8 bytes, big-endian and zero-padded: the
 	// binary search compares words and looks at the bytes only on a tie.
-	word   uint64
-	off, n uint32 // the head, in arena
-	first  uint32 // the key's rules are ents[first:], up to the next key's first
+	word uint64
+	// The key's rules are ents[first:], up to the next key's first; the
+	// head is that of ents[first].
+	first  uint32
 	parent int32
 }
+
+// head returns the literal head of a rule.
+func (r *rule) headIn(arena string) string { return arena[r.off : r.off+uint32(r.head)] }
 
 // prefixWord packs the first 8 bytes of s, big-endian, zero-padded, so that
 // word order is byte order wherever the words differ.
@@ -85,57 +92,32 @@ func byteMask(s string) uint32 {
 // longer pattern, then allow over disallow (RFC 9309 §2.2.2 "SHOULD"),
 // then the earlier line (Google keeps the first rule it meets at a given
 // priority).
-func better(b *ient, x *rule) bool {
+func better(b *rule, x *rule) bool {
 	if b == nil || x.n > b.n {
 		return true
 	}
 	if x.n < b.n {
 		return false
 	}
-	if al := x.flags&fAllow != 0; al != (b.flags&fAllow != 0) {
+	if al := x.flags()&fAllow != 0; al != (b.flags()&fAllow != 0) {
 		return al
 	}
-	return x.line < b.line
+	return x.line() < b.line()
 }
 
 func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	ix := &index{}
 	head := func(id uint32) string {
 		r := &rules[id]
-		return arena[r.off : r.off+r.head]
+		return r.headIn(arena)
 	}
-	// Sort by head, then best first. Each item carries its head's prefix
-	// word, so most comparisons are one integer compare.
-	type item struct {
-		word uint64
-		id   uint32
-	}
-	items := make([]item, len(ids))
+	items := make([]sortItem, len(ids))
 	for i, id := range ids {
-		items[i] = item{prefixWord(head(id)), id}
+		items[i] = sortItem{prefixWord(head(id)), id}
 	}
-	cmp := func(a, b item) int {
-		if a.word != b.word {
-			if a.word < b.word {
-				return -1
-			}
-			return 1
-		}
-		if c := strings.Compare(head(a.id), head(b.id)); c != 0 {
-			return c
-		}
-		ra, rb := &rules[a.id], &rules[b.id]
-		switch {
-		case ra.n != rb.n:
-			return int(rb.n) - int(ra.n)
-		case ra.flags&fAllow != rb.flags&fAllow:
-			return int(rb.flags&fAllow) - int(ra.flags&fAllow)
-		}
-		return int(ra.line) - int(rb.line)
-	}
-	// Files often list their rules already in order: check before sorting.
-	if !slices.IsSortedFunc(items, cmp) {
-		slices.SortFunc(items, cmp)
+	sortRules(items, rules, arena, 0)
+	for i := range items {
+		items[i].word = prefixWord(head(items[i].id))
 	}
 	distinct := 0
 	for i := range items {
@@ -145,9 +127,9 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		}
 	}
 	ix.keys = make([]ikey, 0, distinct)
-	ix.ents = make([]ient, len(ids))
+	ix.ents = make([]rule, len(ids))
 	for j, id := range ids {
-		ix.ents[j] = ient{rules[id], id}
+		ix.ents[j] = rules[id]
 	}
 	var stackBuf [16]int32
 	stack := stackBuf[:0]
@@ -157,11 +139,10 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		for j < len(ids) && items[j].word == items[i].word && head(ids[j]) == h {
 			j++
 		}
-		r := &rules[ids[i]]
-		k := ikey{word: items[i].word, off: r.off, n: r.head, first: uint32(i), parent: -1}
+		k := ikey{word: items[i].word, first: uint32(i), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
-			if strings.HasPrefix(h, arena[top.off:top.off+top.n]) {
+			if strings.HasPrefix(h, ix.ents[top.first].headIn(arena)) {
 				k.parent = stack[len(stack)-1]
 				break
 			}
@@ -171,13 +152,13 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		ix.keys = append(ix.keys, k)
 		i = j
 	}
-	ix.multi = buildMulti(arena, ix.ents)
+	ix.multi = newLazyMulti(arena, ix.ents)
 	return ix
 }
 
 // lookup returns the best rule of ix matching path, or nil.
-func (ix *index) lookup(arena string, path string) *ient {
-	var best *ient
+func (ix *index) lookup(arena string, path string) *rule {
+	var best *rule
 	keys := ix.keys
 	// Greatest key ≤ path.
 	pw := prefixWord(path)
@@ -185,7 +166,7 @@ func (ix *index) lookup(arena string, path string) *ient {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		k := &keys[m]
-		if k.word < pw || k.word == pw && arena[k.off:k.off+k.n] <= path {
+		if k.word < pw || k.word == pw && ix.ents[k.first].headIn(arena) <= path {
 			lo = m + 1
 		} else {
 			hi = m
@@ -193,22 +174,23 @@ func (ix *index) lookup(arena string, path string) *ient {
 	}
 	i := int32(lo - 1)
 	for i >= 0 {
-		k := &keys[i]
-		if strings.HasPrefix(path, arena[k.off:k.off+k.n]) {
+		if strings.HasPrefix(path, ix.ents[keys[i].first].headIn(arena)) {
 			break
 		}
+		k := &keys[i]
 		i = k.parent
 	}
 	// byteMask(path), computed when the first rule that needs it is reached:
 	// many checks never visit a wildcard rule.
 	var have uint32
 	haveSet := false
+	var m *multi
 	var o *occ // the occurrences of the multi matcher, found at first need
 	multiOff := ix.multi == nil || !ix.multi.worth(len(path))
 	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
-		rest := path[k.n:]
+		rest := path[ents[k.first].head:]
 		last := uint32(len(ents))
 		if int(i)+1 < len(keys) {
 			last = keys[i+1].first
@@ -223,23 +205,24 @@ func (ix *index) lookup(arena string, path string) *ient {
 					continue // the path lacks a byte the rule needs
 				}
 			}
-			r := &e.rule
+			r := e
 			if !better(best, r) {
 				// Rules under a key come best first: none of the rest can win.
 				break
 			}
-			if r.flags&fWild != 0 && !multiOff {
+			if r.flags()&fWild != 0 && !multiOff {
 				if o == nil {
-					if o = ix.multi.scan(path); o == nil {
+					m = ix.multi.get()
+					if o = m.scan(path); o == nil {
 						multiOff = true // too many occurrences: match rule by rule
 					}
 				}
 			}
-			if o != nil && r.flags&fWild != 0 {
-				if !ix.multi.match(o, int(j), e, path) {
+			if o != nil && r.flags()&fWild != 0 {
+				if !m.match(o, int(j), e, path) {
 					continue
 				}
-			} else if r.flags&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+r.head:r.off+r.n]) {
+			} else if r.flags()&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+uint32(r.head):r.off+uint32(r.n)]) {
 				continue
 			}
 			best = e

@@ -21,7 +21,6 @@ var multiThreshold = 64
 // those occurrence lists, placing its segments greedily leftmost exactly as
 // globRest does.
 type multi struct {
-	wild   int     // wildcard rules in the index
 	segLen []int32 // by segment ID
 	// The segments of ents[j] are ids[off[j]:off[j+1]]. For an anchored
 	// rule ('$') the last segment is not in the list: it is checked as a
@@ -44,29 +43,52 @@ type acEdge struct {
 	next int32
 }
 
-// buildMulti returns the shared matcher for the wildcard rules of ents, or
-// nil when there are too few of them to need it.
-func buildMulti(arena string, ents []ient) *multi {
+// lazyMulti builds the shared matcher on the first check that needs it.
+// Crawlers mostly send short paths, for which matching rule by rule is the
+// cheaper way (see worth), so an index does not pay for an automaton that
+// may never run. The build runs once, under sync.Once, like the index's.
+type lazyMulti struct {
+	wild  int // wildcard rules in ents
+	once  sync.Once
+	m     *multi
+	arena string
+	ents  []rule
+}
+
+// newLazyMulti returns the lazy shared matcher for the wildcard rules of
+// ents, or nil when there are too few of them to need it.
+func newLazyMulti(arena string, ents []rule) *lazyMulti {
 	n := 0
 	for j := range ents {
-		if ents[j].flags&fWild != 0 {
+		if ents[j].flags()&fWild != 0 {
 			n++
 		}
 	}
 	if n <= multiThreshold {
 		return nil
 	}
-	m := &multi{wild: n, off: make([]int32, len(ents)+1), last: make([]string, len(ents))}
+	return &lazyMulti{wild: n, arena: arena, ents: ents}
+}
+
+// get returns the matcher, building it on the first call.
+func (l *lazyMulti) get() *multi {
+	l.once.Do(func() { l.m = buildMulti(l.arena, l.ents) })
+	return l.m
+}
+
+// buildMulti returns the shared matcher for the wildcard rules of ents.
+func buildMulti(arena string, ents []rule) *multi {
+	m := &multi{off: make([]int32, len(ents)+1), last: make([]string, len(ents))}
 	segID := map[string]int32{}
 	var segs []string
 	for j := range ents {
-		r := &ents[j].rule
+		r := &ents[j]
 		m.off[j] = int32(len(m.ids))
-		if r.flags&fWild == 0 {
+		if r.flags()&fWild == 0 {
 			continue
 		}
-		tail := arena[r.off+r.head : r.off+r.n]
-		anchored := r.flags&fAnchor != 0
+		tail := arena[r.off+uint32(r.head) : r.off+uint32(r.n)]
+		anchored := r.flags()&fAnchor != 0
 		if anchored {
 			tail = tail[:len(tail)-1]
 			k := strings.LastIndexByte(tail, '*')
@@ -187,7 +209,7 @@ func (m *multi) step(u int32, c byte) int32 {
 // for the short paths crawlers mostly send, a few hundred wildcard rules
 // are still cheaper one by one; the pass wins when rules × bytes is large.
 // A negative multiThreshold (tests) forces the pass.
-func (m *multi) worth(n int) bool { return multiThreshold < 0 || m.wild*n >= 1<<16 }
+func (l *lazyMulti) worth(n int) bool { return multiThreshold < 0 || l.wild*n >= 1<<16 }
 
 // occ holds, for one path, the start positions of every segment's
 // occurrences, segment by segment in increasing order.
@@ -252,7 +274,7 @@ func (o *occ) release() { occPool.Put(o) }
 
 // match decides ents[j]'s wildcard tail against path, its head already
 // matched: segments placed greedily leftmost from the end of the head.
-func (m *multi) match(o *occ, j int, e *ient, path string) bool {
+func (m *multi) match(o *occ, j int, e *rule, path string) bool {
 	pos := int32(e.head)
 	for _, id := range m.ids[m.off[j]:m.off[j+1]] {
 		starts := o.at[o.first[id]:o.first[id+1]]
@@ -262,7 +284,7 @@ func (m *multi) match(o *occ, j int, e *ient, path string) bool {
 		}
 		pos = starts[k] + m.segLen[id]
 	}
-	if e.flags&fAnchor == 0 {
+	if e.flags()&fAnchor == 0 {
 		return true
 	}
 	s := m.last[j]

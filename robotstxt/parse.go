@@ -13,7 +13,7 @@ type File struct {
 	profile Profile
 	arena   string            // every compared pattern and every lower-cased token
 	rules   []rule            // every rule, by number; indexes are built from them on first use
-	raw     map[uint32]string // pattern as written, where it differs from the compared form
+	raw     map[uint32]string // pattern as written, by arena offset, where it differs from the compared form
 
 	agents []agentEntry // sorted by token
 	star   agentEntry   // the "*" groups; found is false when there are none
@@ -246,8 +246,8 @@ func (p *parser) rule(r *rawLine, val []byte) {
 		if p.f.raw == nil {
 			p.f.raw = make(map[uint32]string)
 		}
-		p.f.raw[id] = string(val)
-		p.rules[id].flags |= fRaw
+		p.f.raw[uint32(off)] = string(val)
+		p.rules[id].lf |= fRaw
 	}
 	// Google: "Allow: /x/index.htm(l)" also allows "/x/", as the pattern
 	// "/x/$" on the same line.
@@ -257,12 +257,12 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			p.arena = append(p.arena, p.arena[off:off+s+1]...)
 			p.arena = append(p.arena, '$')
 			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true)
-			p.rules[id2].flags |= fIndex
+			p.rules[id2].lf |= fIndex
 			// Decisions show the rule as written: the index.html line.
 			if p.f.raw == nil {
 				p.f.raw = make(map[uint32]string)
 			}
-			p.f.raw[id2] = string(val)
+			p.f.raw[uint32(off2)] = string(val)
 		}
 	}
 }
@@ -272,21 +272,21 @@ func equalBytes(a, b []byte) bool { return string(a) == string(b) }
 // add records a rule whose compared pattern is arena[off:off+n].
 func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 	pat := p.arena[off : off+n]
-	ru := rule{off: off, n: n, line: line, head: n}
+	ru := rule{off: off, n: uint16(n), lf: line << flagBits, head: uint16(n)}
 	if allow {
-		ru.flags |= fAllow
+		ru.lf |= fAllow
 	}
 	if n > 0 && pat[n-1] == '$' {
-		ru.flags |= fAnchor
-		ru.head = n - 1
+		ru.lf |= fAnchor
+		ru.head = uint16(n - 1)
 	}
 	if i := bytes.IndexByte(pat[:ru.head], '*'); i >= 0 {
-		ru.flags |= fWild
-		ru.head = uint32(i)
+		ru.lf |= fWild
+		ru.head = uint16(i)
 	}
-	if ru.flags&(fWild|fAnchor) != 0 {
+	if ru.flags()&(fWild|fAnchor) != 0 {
 		tail := bytesString(pat[ru.head:])
-		if ru.flags&fAnchor != 0 {
+		if ru.flags()&fAnchor != 0 {
 			tail = tail[:len(tail)-1]
 		}
 		for i := 0; i < len(tail); i++ {
@@ -318,7 +318,11 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
 			Hint:    "save the file as UTF-8"})
 	}
-	// The arena is never written again: view it as a string, no copy.
+	// The arena is never written again: view it as a string. Its capacity
+	// was a guess; when much of it is unused, a copy keeps only the bytes.
+	if cap(p.arena)-len(p.arena) > len(p.arena)/8+64 {
+		p.arena = bytes.Clone(p.arena)
+	}
 	f.arena = bytesString(p.arena)
 	f.rules = p.rules
 	if cap(f.rules)-len(f.rules) > len(f.rules)/8 {

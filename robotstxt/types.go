@@ -44,13 +44,18 @@ const DefaultMaxBytes = 500 << 10
 // its terminating NUL): longer lines keep their first MaxLineBytes bytes.
 const MaxLineBytes = 2083*8 - 1
 
+// MaxParseBytes is the most rep reads of any file, whatever Options.MaxBytes
+// says: 64 MiB, 128 times what crawlers read. It bounds line numbers so that
+// a parsed rule stays 16 bytes.
+const MaxParseBytes = 64 << 20
+
 // Options configure [ParseWith]. The zero value is the Google profile with
 // the default size limit.
 type Options struct {
 	Profile Profile
 	// MaxBytes is the size limit; 0 means DefaultMaxBytes and a negative
-	// value means no limit. Parsing stops at the last line end at or before
-	// the limit.
+	// value means MaxParseBytes, the largest limit. Parsing stops at the last
+	// line end at or before the limit.
 	MaxBytes int
 }
 
@@ -58,8 +63,8 @@ func (o Options) maxBytes() int {
 	switch {
 	case o.MaxBytes == 0:
 		return DefaultMaxBytes
-	case o.MaxBytes < 0:
-		return int(^uint(0) >> 1)
+	case o.MaxBytes < 0 || o.MaxBytes > MaxParseBytes:
+		return MaxParseBytes
 	}
 	return o.MaxBytes
 }

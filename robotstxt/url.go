@@ -47,6 +47,14 @@ func pathFast(rawurl string) (string, bool) {
 		}
 		return p, p[0] == '/'
 	}
+	// A bare path ("/x", not "//host"): the general rules below find no
+	// scheme or authority in it, as its first byte already starts the path.
+	if len(rawurl) > 0 && rawurl[0] == '/' && (len(rawurl) == 1 || rawurl[1] != '/') {
+		if h := strings.IndexByte(rawurl, '#'); h >= 0 {
+			return rawurl[:h], true
+		}
+		return rawurl, true
+	}
 	start := 0
 	if len(rawurl) >= 2 && rawurl[0] == '/' && rawurl[1] == '/' {
 		start = 2

@@ -1,0 +1,85 @@
+package robotstxt
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+)
+
+// sortItem is one rule while an index is built: the 8 bytes of its head
+// being compared, and its number.
+type sortItem struct {
+	word uint64
+	id   uint32
+}
+
+// chunkWord packs bytes [at, at+8) of s big-endian, zero-padded, as
+// prefixWord does for the first 8.
+func chunkWord(s string, at int) uint64 {
+	if at >= len(s) {
+		return 0
+	}
+	s = s[at:]
+	if len(s) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
+	var w uint64
+	for i := 0; i < len(s); i++ {
+		w |= uint64(s[i]) << (56 - 8*i)
+	}
+	return w
+}
+
+// sortRules puts items (words at depth 0) in index order: by head, then
+// best first (longer pattern, allow, earlier line). It compares heads 8
+// bytes at a time as integers, going one chunk deeper only inside a run of
+// equal chunks, so heads that share long prefixes (docs sites list
+// thousands of rules under "/html/E1…") cost integer compares, not string
+// compares that reach into the arena each time. Patterns hold no NUL byte,
+// so zero padding orders a head before its extensions.
+func sortRules(items []sortItem, rules []rule, arena string, depth int) {
+	slices.SortFunc(items, func(a, b sortItem) int {
+		switch {
+		case a.word < b.word:
+			return -1
+		case a.word > b.word:
+			return 1
+		}
+		return 0
+	})
+	next := 8 * (depth + 1)
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && items[j].word == items[i].word {
+			j++
+		}
+		if run := items[i:j]; len(run) > 1 {
+			deeper := false
+			for k := range run {
+				if int(rules[run[k].id].head) > next {
+					deeper = true
+					break
+				}
+			}
+			if deeper {
+				for k := range run {
+					run[k].word = chunkWord(rules[run[k].id].headIn(arena), next)
+				}
+				sortRules(run, rules, arena, depth+1)
+			} else {
+				// Equal heads: best first.
+				slices.SortFunc(run, func(a, b sortItem) int {
+					ra, rb := &rules[a.id], &rules[b.id]
+					switch {
+					case ra.n != rb.n:
+						return int(rb.n) - int(ra.n)
+					case ra.flags()&fAllow != rb.flags()&fAllow:
+						return int(rb.flags()&fAllow) - int(ra.flags()&fAllow)
+					}
+					return int(ra.line()) - int(rb.line())
+				})
+			}
+		}
+		i = j
+	}
+}
