@@ -235,14 +235,23 @@ func (p *parser) rule(r *rawLine, val []byte) {
 	}
 	p.sepSeen = true
 	off := len(p.arena)
-	if p.f.profile == RFC9309 {
+	plain, star := plainPattern(val)
+	switch {
+	case p.f.profile == RFC9309:
 		p.arena = normalizeRFC(p.arena, bytesString(val), true)
-	} else {
+		plain, star = false, -1
+	case plain:
+		p.arena = append(p.arena, val...)
+	default:
 		p.arena = escapePattern(p.arena, val)
+		star = -1
 	}
 	pat := p.arena[off:]
-	id := p.add(uint32(off), uint32(len(pat)), uint32(r.num), allow)
-	if !equalBytes(pat, val) {
+	if !plain {
+		star = bytes.IndexByte(pat, '*')
+	}
+	id := p.add(uint32(off), uint32(len(pat)), uint32(r.num), allow, star)
+	if !plain && !equalBytes(pat, val) {
 		if p.f.raw == nil {
 			p.f.raw = make(map[uint32]string)
 		}
@@ -256,7 +265,7 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			off2 := len(p.arena)
 			p.arena = append(p.arena, p.arena[off:off+s+1]...)
 			p.arena = append(p.arena, '$')
-			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true)
+			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true, bytes.IndexByte(p.arena[off2:], '*'))
 			p.rules[id2].lf |= fIndex
 			// Decisions show the rule as written: the index.html line.
 			if p.f.raw == nil {
@@ -269,8 +278,9 @@ func (p *parser) rule(r *rawLine, val []byte) {
 
 func equalBytes(a, b []byte) bool { return string(a) == string(b) }
 
-// add records a rule whose compared pattern is arena[off:off+n].
-func (p *parser) add(off, n, line uint32, allow bool) uint32 {
+// add records a rule whose compared pattern is arena[off:off+n] and whose
+// first '*' is at star (-1 for none).
+func (p *parser) add(off, n, line uint32, allow bool, star int) uint32 {
 	pat := p.arena[off : off+n]
 	ru := rule{off: off, n: uint16(n), lf: line << flagBits, head: uint16(n)}
 	if allow {
@@ -280,9 +290,9 @@ func (p *parser) add(off, n, line uint32, allow bool) uint32 {
 		ru.lf |= fAnchor
 		ru.head = uint16(n - 1)
 	}
-	if i := bytes.IndexByte(pat[:ru.head], '*'); i >= 0 {
+	if star >= 0 && star < int(ru.head) {
 		ru.lf |= fWild
-		ru.head = uint16(i)
+		ru.head = uint16(star)
 	}
 	if ru.flags()&(fWild|fAnchor) != 0 {
 		tail := bytesString(pat[ru.head:])

@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"strings"
@@ -164,11 +163,9 @@ func unhex(c byte) byte {
 
 // escapePattern appends the pattern v to dst the way robots.cc's
 // MaybeEscapePattern does: bytes ≥ 0x80 become %XX and the hex digits of
-// existing %xx escapes are upper-cased.
+// existing %xx escapes are upper-cased. Callers check plainPattern first:
+// most patterns need no escaping.
 func escapePattern(dst, v []byte) []byte {
-	if plainASCII(v) {
-		return append(dst, v...)
-	}
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
@@ -184,24 +181,36 @@ func escapePattern(dst, v []byte) []byte {
 	return dst
 }
 
-// plainASCII reports whether v has no byte ≥ 0x80 and no '%', so that
-// escaping leaves it unchanged. It looks at 8 bytes at a time.
-func plainASCII(v []byte) bool {
-	if bytes.IndexByte(v, '%') >= 0 {
-		return false
-	}
+// plainPattern reports whether v has no byte ≥ 0x80 and no '%', so that
+// escaping leaves it unchanged, and where its first '*' is (-1 for none):
+// one pass, 8 bytes at a time, over what is most of a file's bytes.
+func plainPattern(v []byte) (plain bool, star int) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	// zero flags the zero bytes of x; only bytes above a true zero byte can
+	// be flagged falsely, so "any" and the lowest flag are exact.
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	star = -1
 	i := 0
 	for ; i+8 <= len(v); i += 8 {
-		if binary.LittleEndian.Uint64(v[i:])&0x8080808080808080 != 0 {
-			return false
+		w := binary.LittleEndian.Uint64(v[i:])
+		if w&hi|zero(w^(lo*'%')) != 0 {
+			return false, -1
+		}
+		if star < 0 {
+			if m := zero(w ^ (lo * '*')); m != 0 {
+				star = i + bits.TrailingZeros64(m)/8
+			}
 		}
 	}
 	for ; i < len(v); i++ {
-		if v[i] >= 0x80 {
-			return false
+		switch c := v[i]; {
+		case c >= 0x80 || c == '%':
+			return false, -1
+		case c == '*' && star < 0:
+			star = i
 		}
 	}
-	return true
+	return true, star
 }
 
 func isUnreserved(c byte) bool {
