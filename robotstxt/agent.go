@@ -49,16 +49,16 @@ func (a *Agent) resolve(names []string, star bool) {
 	for i, n := range names {
 		if e := f.find(ProductToken(n)); e != nil {
 			a.e = e
-			a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: e.lines}
+			a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: f.entLines(e)}
 			if i > 0 {
 				a.m.Via = ViaFallback
 			}
 			break
 		}
 	}
-	if a.e == nil && star && f.star.found {
+	if a.e == nil && star && f.hasStar {
 		a.e = &f.star
-		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.star.lines}
+		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.entLines(&f.star)}
 	}
 	if a.e != nil && a.e.idx != nil {
 		a.ix = *a.e.idx.get(f)
@@ -175,7 +175,7 @@ func (a *Agent) Rules() []Rule {
 		return nil
 	}
 	var rs []Rule
-	for _, g := range a.e.groups {
+	for _, g := range a.f.entGroups(a.e) {
 		rs = a.f.appendRules(rs, a.f.groups[g])
 	}
 	return rs
@@ -279,8 +279,8 @@ func (f *File) Groups() []Group {
 	for i, g := range f.groups {
 		G := &out[i]
 		for _, u := range f.uas[g.uaLo:g.uaHi] {
-			G.Agents = append(G.Agents, u.text)
-			G.Tokens = append(G.Tokens, u.tok)
+			G.Agents = append(G.Agents, u.text(f.arena))
+			G.Tokens = append(G.Tokens, u.tok(f.arena))
 			G.AgentLines = append(G.AgentLines, int(u.line))
 		}
 		G.Rules = f.appendRules(nil, g)

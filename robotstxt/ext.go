@@ -232,7 +232,7 @@ func (a *Agent) Extension(k Key) (Extension, bool) {
 		if e.Key != k || e.Err != "" || e.Group < 0 {
 			continue
 		}
-		for _, g := range a.e.groups {
+		for _, g := range a.f.entGroups(a.e) {
 			if g == e.Group {
 				return e, true
 			}
@@ -252,7 +252,7 @@ func (a *Agent) Extensions(k Key) []Extension {
 		if e.Key != k || e.Err != "" || e.Group < 0 {
 			continue
 		}
-		for _, g := range a.e.groups {
+		for _, g := range a.f.entGroups(a.e) {
 			if g == e.Group {
 				out = append(out, e)
 				break

@@ -15,8 +15,11 @@ type File struct {
 	rules   []rule            // every rule, by number; indexes are built from them on first use
 	raw     map[uint32]string // pattern as written, by arena offset, where it differs from the compared form
 
-	agents []agentEntry // sorted by token
-	star   agentEntry   // the "*" groups; found is false when there are none
+	agents  []agentEntry // sorted by token
+	star    agentEntry   // the "*" groups, when hasStar
+	hasStar bool
+	// entInts holds every entry's user-agent lines and groups.
+	entInts []int
 
 	groups   []group
 	uas      []uaLine
@@ -33,11 +36,19 @@ type File struct {
 // agentEntry is one product token named in the file and the merged rules of
 // every group that names it.
 type agentEntry struct {
-	token  string     // lower-cased, cut as Google cuts it
-	idx    *lazyIndex // nil when the groups have no rules
-	lines  []int      // user-agent lines naming the token
-	groups []int      // groups naming it, in file order
-	found  bool
+	token string     // lower-cased, cut as Google cuts it
+	idx   *lazyIndex // nil when the groups have no rules
+	// File.entInts[linesLo:groupsLo] are the user-agent lines naming the
+	// token; [groupsLo:groupsHi] the groups naming it, in file order.
+	linesLo, groupsLo, groupsHi uint32
+}
+
+func (f *File) entLines(e *agentEntry) []int {
+	return f.entInts[e.linesLo:e.groupsLo:e.groupsLo]
+}
+
+func (f *File) entGroups(e *agentEntry) []int {
+	return f.entInts[e.groupsLo:e.groupsHi:e.groupsHi]
 }
 
 // group is the compact form of a Group: its user-agent lines and its rules
@@ -47,13 +58,28 @@ type group struct {
 	ruleLo, ruleHi uint32
 }
 
-// uaLine is one user-agent line.
+// uaLine is one user-agent line. Its value as written is arena[off:] and
+// its token (lower-cased and cut) follows it there, unless it is "*".
 type uaLine struct {
-	text  string // the value as written
-	tok   string // lower-cased and cut, or "*"
-	line  int32
-	group int32
-	star  bool
+	off     uint32
+	line    int32
+	group   int32
+	textLen uint16 // a line is at most MaxLineBytes
+	tokLen  uint16 // starTok for "*"
+}
+
+const starTok = 0xFFFF
+
+func (u *uaLine) text(arena string) string {
+	return arena[u.off : u.off+uint32(u.textLen)]
+}
+
+func (u *uaLine) tok(arena string) string {
+	if u.tokLen == starTok {
+		return "*"
+	}
+	at := u.off + uint32(u.textLen)
+	return arena[at : at+uint32(u.tokLen)]
 }
 
 // Group is one group as written: its user-agent lines and the line span of
@@ -94,8 +120,9 @@ func ParseWith(data []byte, o Options) *File {
 	// Patterns, tokens and agent names are about half of a typical file;
 	// the arena is made for a little more and regrows only for odd files.
 	p.arena = make([]byte, 0, len(data)*5/8+64)
+	// Most lines of most files are rules (three in four in the corpus).
 	if n := bytes.Count(data, nl); n > 0 {
-		p.rules = make([]rule, 0, n/2+1)
+		p.rules = make([]rule, 0, n*7/8+1)
 	}
 	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
 		p.line(data, r)
@@ -112,10 +139,8 @@ type parser struct {
 	rules   []rule       // every rule, by number; the indexes keep copies
 	f       *File
 	arena   []byte
-	cur     int      // current group, -1 before the first user-agent line
-	sepSeen bool     // a rule was seen since the last user-agent line
-	tokOff  []uint32 // arena offset of each uaLine's token
-	textOff []uint32 // arena offset and length of each uaLine's value as written
+	cur     int  // current group, -1 before the first user-agent line
+	sepSeen bool // a rule was seen since the last user-agent line
 }
 
 func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {
@@ -192,17 +217,14 @@ func (p *parser) userAgent(r *rawLine, val []byte) {
 		p.cur = len(f.groups) - 1
 		p.sepSeen = false
 	}
-	// The value as written goes to the arena too: text is set in finish.
-	valOff := len(p.arena)
+	// The value as written goes to the arena, the token right after it.
+	u := uaLine{off: uint32(len(p.arena)), line: int32(r.num), group: int32(p.cur), textLen: uint16(len(val))}
 	p.arena = append(p.arena, val...)
-	p.textOff = append(p.textOff, uint32(valOff), uint32(len(val)))
-	u := uaLine{line: int32(r.num), group: int32(p.cur)}
 	f.groups[p.cur].uaHi++
 	// Google: "*" followed by nothing or by a blank is the star group.
 	if len(val) >= 1 && val[0] == '*' && (len(val) == 1 || isSpace(val[1])) {
-		u.star, u.tok = true, "*"
+		u.tokLen = starTok
 		f.uas = append(f.uas, u)
-		p.tokOff = append(p.tokOff, 0)
 		return
 	}
 	n := 0
@@ -217,12 +239,11 @@ func (p *parser) userAgent(r *rawLine, val []byte) {
 		p.diag(r, r.valOff-r.off+n+1, Warning, "invalid-agent", msg,
 			"a product token has only letters, '-' and '_' (RFC 9309 §2.2.1), e.g. 'User-agent: Googlebot'")
 	}
-	off := len(p.arena)
 	for _, c := range val[:n] {
 		p.arena = append(p.arena, lower(c))
 	}
-	f.uas = append(f.uas, u) // tok is set in finish, once the arena is final
-	p.tokOff = append(p.tokOff, uint32(off))
+	u.tokLen = uint16(n)
+	f.uas = append(f.uas, u)
 }
 
 func (p *parser) rule(r *rawLine, val []byte) {
@@ -339,18 +360,8 @@ func (p *parser) finish(data []byte, res scanResult) {
 		// The capacity was a guess from the line count: keep what is used.
 		f.rules = slices.Clone(f.rules)
 	}
-	// Now that the arena is final, point each user-agent line's value and
-	// token into it (the token is the value's lower-cased product token).
-	for k := range f.uas {
-		u := &f.uas[k]
-		u.text = f.arena[p.textOff[2*k] : p.textOff[2*k]+p.textOff[2*k+1]]
-		if u.star {
-			continue
-		}
-		end := p.tokOff[k] + uint32(tokenLen(u.text))
-		u.tok = f.arena[p.tokOff[k]:end]
-	}
 	p.arena = nil
+	arena := f.arena
 
 	// Merge groups per token (RFC 9309 §2.2.1): sort the user-agent lines by
 	// token, "*" first, and build one entry per distinct token.
@@ -359,49 +370,53 @@ func (p *parser) finish(data []byte, res scanResult) {
 		order[k] = int32(k)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		return strings.Compare(f.uas[a].tok, f.uas[b].tok) // "*" sorts before letters, '-' and '_'
+		return strings.Compare(f.uas[a].tok(arena), f.uas[b].tok(arena)) // "*" sorts before letters, '-' and '_'
 	})
 	var cache []*lazyIndex
-	// One backing array for every entry's lines and groups.
-	lines := make([]int, 0, len(order))
-	groups := make([]int, 0, len(order))
+	// One backing array for every entry's lines and groups: each entry's
+	// lines, then its groups. It holds two ints per user-agent line, so it
+	// never moves while lazy indexes take slices of it.
+	ints := make([]int, 0, 2*len(order))
+	nAgents := 0
 	for i := 0; i < len(order); {
-		tok := f.uas[order[i]].tok
+		tok := f.uas[order[i]].tok(arena)
 		j := i + 1
-		for j < len(order) && f.uas[order[j]].tok == tok {
+		for j < len(order) && f.uas[order[j]].tok(arena) == tok {
 			j++
 		}
-		e := agentEntry{token: tok, found: true}
-		l0, g0 := len(lines), len(groups)
-		for _, k := range order[i:j] {
-			u := &f.uas[k]
-			lines = append(lines, int(u.line))
-			groups = append(groups, int(u.group))
+		if i > 0 || f.uas[order[0]].tokLen != starTok {
+			nAgents++
 		}
-		e.lines = lines[l0:len(lines):len(lines)]
-		e.groups = groups[g0:len(groups):len(groups)]
-		slices.Sort(e.lines)
-		slices.Sort(e.groups)
-		e.groups = slices.Compact(e.groups)
-		groups = groups[:g0+len(e.groups)]
-		e.idx, cache = p.indexFor(e.groups, cache)
-		if tok == "*" && f.uas[order[i]].star {
-			f.star = e
+		i = j
+	}
+	f.agents = make([]agentEntry, 0, nAgents)
+	for i := 0; i < len(order); {
+		tok := f.uas[order[i]].tok(arena)
+		j := i + 1
+		for j < len(order) && f.uas[order[j]].tok(arena) == tok {
+			j++
+		}
+		l0 := len(ints)
+		for _, k := range order[i:j] {
+			ints = append(ints, int(f.uas[k].line))
+		}
+		g0 := len(ints)
+		for _, k := range order[i:j] {
+			ints = append(ints, int(f.uas[k].group))
+		}
+		slices.Sort(ints[l0:g0])
+		slices.Sort(ints[g0:])
+		ints = ints[:g0+len(slices.Compact(ints[g0:]))]
+		e := agentEntry{token: tok, linesLo: uint32(l0), groupsLo: uint32(g0), groupsHi: uint32(len(ints))}
+		e.idx, cache = p.indexFor(ints[g0:len(ints):len(ints)], cache)
+		if f.uas[order[i]].tokLen == starTok {
+			f.star, f.hasStar = e, true
 		} else {
 			f.agents = append(f.agents, e)
 		}
 		i = j
 	}
-}
-
-// tokenLen is the length of the product token at the start of a user-agent
-// value: the bytes in [A-Za-z_-].
-func tokenLen(v string) int {
-	n := 0
-	for n < len(v) && isTokenByte(v[n]) {
-		n++
-	}
-	return n
+	f.entInts = ints
 }
 
 // lazyIndex is the index of one set of merged groups, built on first use.
