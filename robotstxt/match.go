@@ -113,7 +113,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	}
 	items := make([]sortItem, len(ids))
 	for i, id := range ids {
-		items[i] = sortItem{prefixWord(head(id)), id}
+		items[i] = sortItem{word: prefixWord(head(id)), id: id}
 	}
 	sortRules(items, rules, arena, 0)
 	for i := range items {
@@ -122,7 +122,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	distinct := 0
 	for i := range items {
 		ids[i] = items[i].id
-		if i == 0 || items[i].word != items[i-1].word || head(ids[i]) != head(ids[i-1]) {
+		if !items[i].same {
 			distinct++
 		}
 	}
@@ -136,7 +136,7 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 	for i := 0; i < len(ids); {
 		h := head(ids[i])
 		j := i + 1
-		for j < len(ids) && items[j].word == items[i].word && head(ids[j]) == h {
+		for j < len(ids) && items[j].same {
 			j++
 		}
 		k := ikey{word: items[i].word, first: uint32(i), parent: -1}

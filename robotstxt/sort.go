@@ -7,10 +7,13 @@ import (
 )
 
 // sortItem is one rule while an index is built: the 8 bytes of its head
-// being compared, and its number.
+// being compared, and its number. The sort sets same when the rule has the
+// same head as the item before it, so the caller finds the distinct heads
+// without comparing strings again.
 type sortItem struct {
 	word uint64
 	id   uint32
+	same bool
 }
 
 // chunkWord packs bytes [at, at+8) of s big-endian, zero-padded, as
@@ -38,15 +41,19 @@ func chunkWord(s string, at int) uint64 {
 // compares that reach into the arena each time. Patterns hold no NUL byte,
 // so zero padding orders a head before its extensions.
 func sortRules(items []sortItem, rules []rule, arena string, depth int) {
-	slices.SortFunc(items, func(a, b sortItem) int {
-		switch {
-		case a.word < b.word:
-			return -1
-		case a.word > b.word:
-			return 1
-		}
-		return 0
-	})
+	if len(items) >= radixMin {
+		radixSort(items)
+	} else {
+		slices.SortFunc(items, func(a, b sortItem) int {
+			switch {
+			case a.word < b.word:
+				return -1
+			case a.word > b.word:
+				return 1
+			}
+			return 0
+		})
+	}
 	next := 8 * (depth + 1)
 	for i := 0; i < len(items); {
 		j := i + 1
@@ -78,8 +85,50 @@ func sortRules(items []sortItem, rules []rule, arena string, depth int) {
 					}
 					return int(ra.line()) - int(rb.line())
 				})
+				for k := 1; k < len(run); k++ {
+					run[k].same = true
+				}
 			}
 		}
 		i = j
+	}
+}
+
+// radixMin is the run length from which radixSort beats a comparison sort.
+const radixMin = 256
+
+// radixSort orders items by word, least significant byte first. One pass
+// counts every byte position; positions where all items share the byte
+// (the leading '/' of every head, a common directory) are skipped.
+func radixSort(items []sortItem) {
+	var count [8][256]uint32
+	for i := range items {
+		w := items[i].word
+		for d := range 8 {
+			count[d][byte(w>>(8*d))]++
+		}
+	}
+	buf := make([]sortItem, len(items))
+	src, dst := items, buf
+	n := uint32(len(items))
+	for d := range 8 {
+		c := &count[d]
+		if c[byte(src[0].word>>(8*d))] == n {
+			continue
+		}
+		var sum uint32
+		for b := range c {
+			c[b], sum = sum, sum+c[b]
+		}
+		shift := 8 * uint(d)
+		for i := range src {
+			b := byte(src[i].word >> shift)
+			dst[c[b]] = src[i]
+			c[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &items[0] {
+		copy(items, src)
 	}
 }

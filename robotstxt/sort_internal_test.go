@@ -38,7 +38,7 @@ func TestSortRules(t *testing.T) {
 		items := make([]sortItem, len(f.rules))
 		for i := range f.rules {
 			ids[i] = uint32(i)
-			items[i] = sortItem{prefixWord(f.rules[i].headIn(f.arena)), uint32(i)}
+			items[i] = sortItem{word: prefixWord(f.rules[i].headIn(f.arena)), id: uint32(i)}
 		}
 		want := slices.Clone(ids)
 		slices.SortFunc(want, func(a, b uint32) int {
@@ -56,6 +56,10 @@ func TestSortRules(t *testing.T) {
 		})
 		sortRules(items, f.rules, f.arena, 0)
 		for i := range items {
+			same := i > 0 && f.rules[want[i]].headIn(f.arena) == f.rules[want[i-1]].headIn(f.arena)
+			if items[i].same != same {
+				t.Fatalf("round %d: position %d: same %v, want %v", round, i, items[i].same, same)
+			}
 			if items[i].id != want[i] {
 				t.Fatalf("round %d: position %d: got rule %d (%q), want %d (%q)\n%s", round, i,
 					items[i].id, f.rules[items[i].id].headIn(f.arena), want[i], f.rules[want[i]].headIn(f.arena), text.String())
