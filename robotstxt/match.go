@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"encoding/binary"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -105,41 +106,49 @@ func better(b *rule, x *rule) bool {
 	return x.line() < b.line()
 }
 
-func buildIndex(arena string, rules []rule, ids []uint32) *index {
+// buildIndex makes the index of the rules of the given groups of f.
+func buildIndex(f *File, groups []int) *index {
+	arena, rules := f.arena, f.rules
+	n := 0
+	for _, g := range groups {
+		n += int(f.groups[g].ruleHi - f.groups[g].ruleLo)
+	}
+	// The sort's scratch (the items and the radix sort's second buffer)
+	// is pooled: only the index itself stays.
+	scratch := sortScratch.Get().(*[]sortItem)
+	if cap(*scratch) < 2*n {
+		*scratch = make([]sortItem, 2*n)
+	}
+	items, buf := (*scratch)[:n], (*scratch)[n:2*n]
+	i := 0
+	for _, g := range groups {
+		for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
+			items[i] = sortItem{word: prefixWord(rules[id].headIn(arena)), id: id}
+			i++
+		}
+	}
+	sortRules(items, buf, rules, arena, 0)
 	ix := &index{}
-	head := func(id uint32) string {
-		r := &rules[id]
-		return r.headIn(arena)
-	}
-	items := make([]sortItem, len(ids))
-	for i, id := range ids {
-		items[i] = sortItem{word: prefixWord(head(id)), id: id}
-	}
-	sortRules(items, rules, arena, 0)
-	for i := range items {
-		items[i].word = prefixWord(head(items[i].id))
-	}
 	distinct := 0
 	for i := range items {
-		ids[i] = items[i].id
 		if !items[i].same {
 			distinct++
 		}
 	}
 	ix.keys = make([]ikey, 0, distinct)
-	ix.ents = make([]rule, len(ids))
-	for j, id := range ids {
-		ix.ents[j] = rules[id]
+	ix.ents = make([]rule, n)
+	for j := range items {
+		ix.ents[j] = rules[items[j].id]
 	}
 	var stackBuf [16]int32
 	stack := stackBuf[:0]
-	for i := 0; i < len(ids); {
-		h := head(ids[i])
+	for i := 0; i < n; {
+		h := ix.ents[i].headIn(arena)
 		j := i + 1
-		for j < len(ids) && items[j].same {
+		for j < n && items[j].same {
 			j++
 		}
-		k := ikey{word: items[i].word, first: uint32(i), parent: -1}
+		k := ikey{word: prefixWord(h), first: uint32(i), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
 			if strings.HasPrefix(h, ix.ents[top.first].headIn(arena)) {
@@ -153,8 +162,13 @@ func buildIndex(arena string, rules []rule, ids []uint32) *index {
 		i = j
 	}
 	ix.multi = newLazyMulti(arena, ix.ents)
+	if cap(*scratch) <= 1<<16 {
+		sortScratch.Put(scratch)
+	}
 	return ix
 }
+
+var sortScratch = sync.Pool{New: func() any { return new([]sortItem) }}
 
 // lookup returns the best rule of ix matching path, or nil.
 func (ix *index) lookup(arena string, path string) *rule {

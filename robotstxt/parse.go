@@ -432,19 +432,7 @@ type lazyIndex struct {
 
 // get returns the index, building it on the first call.
 func (l *lazyIndex) get(f *File) *index {
-	l.once.Do(func() {
-		n := 0
-		for _, g := range l.groups {
-			n += int(f.groups[g].ruleHi - f.groups[g].ruleLo)
-		}
-		ids := make([]uint32, 0, n)
-		for _, g := range l.groups {
-			for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
-				ids = append(ids, id)
-			}
-		}
-		l.ix = buildIndex(f.arena, f.rules, ids)
-	})
+	l.once.Do(func() { l.ix = buildIndex(f, l.groups) })
 	return l.ix
 }
 

@@ -40,9 +40,9 @@ func chunkWord(s string, at int) uint64 {
 // thousands of rules under "/html/E1…") cost integer compares, not string
 // compares that reach into the arena each time. Patterns hold no NUL byte,
 // so zero padding orders a head before its extensions.
-func sortRules(items []sortItem, rules []rule, arena string, depth int) {
+func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 	if len(items) >= radixMin {
-		radixSort(items)
+		radixSort(items, buf[:len(items)])
 	} else {
 		slices.SortFunc(items, func(a, b sortItem) int {
 			switch {
@@ -72,7 +72,7 @@ func sortRules(items []sortItem, rules []rule, arena string, depth int) {
 				for k := range run {
 					run[k].word = chunkWord(rules[run[k].id].headIn(arena), next)
 				}
-				sortRules(run, rules, arena, depth+1)
+				sortRules(run, buf[i:j], rules, arena, depth+1)
 			} else {
 				// Equal heads: best first.
 				slices.SortFunc(run, func(a, b sortItem) int {
@@ -97,10 +97,11 @@ func sortRules(items []sortItem, rules []rule, arena string, depth int) {
 // radixMin is the run length from which radixSort beats a comparison sort.
 const radixMin = 256
 
-// radixSort orders items by word, least significant byte first. One pass
-// counts every byte position; positions where all items share the byte
-// (the leading '/' of every head, a common directory) are skipped.
-func radixSort(items []sortItem) {
+// radixSort orders items by word, least significant byte first, using buf
+// (as long as items) as scratch. One pass counts every byte position;
+// positions where all items share the byte (the leading '/' of every head,
+// a common directory) are skipped.
+func radixSort(items, buf []sortItem) {
 	var count [8][256]uint32
 	for i := range items {
 		w := items[i].word
@@ -108,7 +109,6 @@ func radixSort(items []sortItem) {
 			count[d][byte(w>>(8*d))]++
 		}
 	}
-	buf := make([]sortItem, len(items))
 	src, dst := items, buf
 	n := uint32(len(items))
 	for d := range 8 {
