@@ -120,10 +120,13 @@ func ParseWith(data []byte, o Options) *File {
 	// Patterns, tokens and agent names are about half of a typical file;
 	// the arena is made for a little more and regrows only for odd files.
 	p.arena = make([]byte, 0, len(data)*5/8+64)
-	// Most lines of most files are rules (three in four in the corpus).
-	if n := bytes.Count(data, nl); n > 0 {
-		p.rules = make([]rule, 0, n*7/8+1)
+	// A file has at most one rule per line (bar Google's index.html
+	// rules): room for that is never regrown, and finish trims it.
+	n := bytes.Count(data, nl)
+	if n == 0 {
+		n = bytes.Count(data, cr) // old Mac line ends
 	}
+	p.rules = make([]rule, 0, min(n+1, len(data)/2+1))
 	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
 		p.line(data, r)
 		return true
@@ -132,7 +135,7 @@ func ParseWith(data []byte, o Options) *File {
 	return p.f
 }
 
-var nl = []byte{'\n'}
+var nl, cr = []byte{'\n'}, []byte{'\r'}
 
 type parser struct {
 	byGroup []*lazyIndex // the index of each single group, once made
