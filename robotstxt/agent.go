@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -176,21 +177,24 @@ func (a *Agent) Rules() []Rule {
 	}
 	var rs []Rule
 	for _, g := range a.f.entGroups(a.e) {
-		rs = a.f.appendRules(rs, a.f.groups[g])
+		rs = a.f.appendRules(rs, g)
 	}
 	return rs
 }
 
-// appendRules appends g's rules as written, leaving out the synthetic
-// index.html rules.
-func (f *File) appendRules(rs []Rule, g group) []Rule {
-	for id := g.ruleLo; id < g.ruleHi; id++ {
-		r := &f.rules[id]
+// appendRules appends group g's rules as written, in file order, leaving
+// out the synthetic index.html rules.
+func (f *File) appendRules(rs []Rule, g int) []Rule {
+	n := len(rs)
+	for i := range f.sortedRules(g) {
+		r := &f.rules[int(f.groups[g].ruleLo)+i]
 		if r.flags()&fIndex != 0 {
 			continue
 		}
 		rs = append(rs, Rule{Allow: r.flags()&fAllow != 0, Pattern: f.pattern(r), Line: int(r.line())})
 	}
+	// A group's own index keeps its rules in index order.
+	slices.SortFunc(rs[n:], func(a, b Rule) int { return a.Line - b.Line })
 	return rs
 }
 
@@ -283,7 +287,7 @@ func (f *File) Groups() []Group {
 			G.Tokens = append(G.Tokens, u.tok(f.arena))
 			G.AgentLines = append(G.AgentLines, int(u.line))
 		}
-		G.Rules = f.appendRules(nil, g)
+		G.Rules = f.appendRules(nil, i)
 	}
 	return out
 }

@@ -106,8 +106,10 @@ func better(b *rule, x *rule) bool {
 	return x.line() < b.line()
 }
 
-// buildIndex makes the index of the rules of the given groups of f.
-func buildIndex(f *File, groups []int) *index {
+// buildIndex makes the index of the rules of the given groups of f. In
+// place (one group only), the group's rules are reordered into index order
+// and become the index's entries; else the entries are copies.
+func buildIndex(f *File, groups []int, inPlace bool) *index {
 	arena, rules := f.arena, f.rules
 	n := 0
 	for _, g := range groups {
@@ -136,9 +138,22 @@ func buildIndex(f *File, groups []int) *index {
 		}
 	}
 	ix.keys = make([]ikey, 0, distinct)
-	ix.ents = make([]rule, n)
-	for j := range items {
-		ix.ents[j] = rules[items[j].id]
+	if inPlace {
+		g := f.groups[groups[0]]
+		ix.ents = rules[g.ruleLo:g.ruleHi]
+		orig := ruleScratch.Get().(*[]rule)
+		*orig = append((*orig)[:0], ix.ents...)
+		for j := range items {
+			ix.ents[j] = (*orig)[items[j].id-g.ruleLo]
+		}
+		if cap(*orig) <= 1<<16 {
+			ruleScratch.Put(orig)
+		}
+	} else {
+		ix.ents = make([]rule, n)
+		for j := range items {
+			ix.ents[j] = rules[items[j].id]
+		}
 	}
 	var stackBuf [16]int32
 	stack := stackBuf[:0]
@@ -168,7 +183,10 @@ func buildIndex(f *File, groups []int) *index {
 	return ix
 }
 
-var sortScratch = sync.Pool{New: func() any { return new([]sortItem) }}
+var (
+	sortScratch = sync.Pool{New: func() any { return new([]sortItem) }}
+	ruleScratch = sync.Pool{New: func() any { return new([]rule) }}
+)
 
 // lookup returns the best rule of ix matching path, or nil.
 func (ix *index) lookup(arena string, path string) *rule {

@@ -20,6 +20,10 @@ type File struct {
 	hasStar bool
 	// entInts holds every entry's user-agent lines and groups.
 	entInts []int
+	// byGroup is the index of each group a token names alone (nil for the
+	// others). Such an index keeps its group's rules in index order in
+	// rules itself, sorted when it is built: see lazyIndex.
+	byGroup []*lazyIndex
 
 	groups   []group
 	uas      []uaLine
@@ -138,8 +142,7 @@ func ParseWith(data []byte, o Options) *File {
 var nl, cr = []byte{'\n'}, []byte{'\r'}
 
 type parser struct {
-	byGroup []*lazyIndex // the index of each single group, once made
-	rules   []rule       // every rule, by number; the indexes keep copies
+	rules   []rule // every rule, by number
 	f       *File
 	arena   []byte
 	cur     int  // current group, -1 before the first user-agent line
@@ -434,9 +437,34 @@ type lazyIndex struct {
 }
 
 // get returns the index, building it on the first call.
+//
+// The index of a group that a token names alone (File.byGroup) is built in
+// place: its group's rules in File.rules are reordered into index order, so
+// they are stored once. Everything else that reads a group's rules first
+// makes sure that reordering is done (sortedRules), which keeps readers and
+// the reordering ordered by the sync.Once.
 func (l *lazyIndex) get(f *File) *index {
-	l.once.Do(func() { l.ix = buildIndex(f, l.groups) })
+	l.once.Do(func() {
+		inPlace := len(l.groups) == 1 && f.byGroup[l.groups[0]] == l
+		if !inPlace {
+			for _, g := range l.groups {
+				f.sortedRules(g)
+			}
+		}
+		l.ix = buildIndex(f, l.groups, inPlace)
+	})
 	return l.ix
+}
+
+// sortedRules returns group g's rules, once any in-place reordering of them
+// is done: in index order when g has its own index, else in file order.
+func (f *File) sortedRules(g int) []rule {
+	if f.byGroup != nil {
+		if l := f.byGroup[g]; l != nil {
+			l.get(f)
+		}
+	}
+	return f.rules[f.groups[g].ruleLo:f.groups[g].ruleHi]
 }
 
 // indexFor returns the (lazy) index of the rules of the given groups, nil
@@ -445,10 +473,10 @@ func (l *lazyIndex) get(f *File) *index {
 func (p *parser) indexFor(groups []int, cache []*lazyIndex) (*lazyIndex, []*lazyIndex) {
 	if len(groups) == 1 {
 		// Most tokens are named in one group: look those up directly.
-		if p.byGroup == nil {
-			p.byGroup = make([]*lazyIndex, len(p.f.groups))
+		if p.f.byGroup == nil {
+			p.f.byGroup = make([]*lazyIndex, len(p.f.groups))
 		}
-		if l := p.byGroup[groups[0]]; l != nil {
+		if l := p.f.byGroup[groups[0]]; l != nil {
 			return l, cache
 		}
 	} else {
@@ -468,7 +496,7 @@ func (p *parser) indexFor(groups []int, cache []*lazyIndex) (*lazyIndex, []*lazy
 	}
 	l := &lazyIndex{groups: groups}
 	if len(groups) == 1 {
-		p.byGroup[groups[0]] = l
+		p.f.byGroup[groups[0]] = l
 		return l, cache
 	}
 	return l, append(cache, l)
