@@ -238,7 +238,14 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 			if ct == "" {
 				ct = "no Content-Type"
 			}
-			fmt.Fprintf(w, "fetched:    %s -> HTTP %d, %s, %d bytes\n", fetch.finalURL, fetch.status, ct, page.BytesRead)
+			body := fmt.Sprintf("%d bytes", page.BytesRead)
+			switch {
+			case page.Stop == robotsmeta.StopNotHTML:
+				body = "body not read (not HTML: only the headers apply)"
+			case page.Stop == robotsmeta.StopSettled && page.BytesRead == 0:
+				body = "body not read (the headers decide)"
+			}
+			fmt.Fprintf(w, "fetched:    %s -> HTTP %d, %s, %s\n", fetch.finalURL, fetch.status, ct, body)
 		}
 	}
 	fmt.Fprintln(w)

@@ -119,6 +119,11 @@ func TestPageURL(t *testing.T) {
 		case "/plain":
 			pageHits++
 			fmt.Fprint(w, `<p>hello</p>`)
+		case "/doc.pdf":
+			pageHits++
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Header().Set("X-Robots-Tag", "noindex")
+			fmt.Fprint(w, "%PDF-1.7 not read")
 		default:
 			http.NotFound(w, r)
 		}
@@ -157,6 +162,18 @@ func TestPageURL(t *testing.T) {
 	code := run(context.Background(), []string{"page", srv.URL + "/redirect"}, nil, &stdout, &stderr)
 	if code != exitUsage || !strings.Contains(stderr.String(), "robots.txt disallows it") {
 		t.Errorf("redirect: exit %d, stderr %s", code, stderr.String())
+	}
+	// Text mode says what was read: the HTML body's size, or why the body
+	// of a PDF was not read.
+	stdout.Reset()
+	code = run(context.Background(), []string{"page", srv.URL + "/plain"}, nil, &stdout, &stderr)
+	if code != exitOK || !strings.Contains(stdout.String(), "HTTP 200, text/html; charset=utf-8, 12 bytes") {
+		t.Errorf("plain text: exit %d\n%s", code, stdout.String())
+	}
+	stdout.Reset()
+	code = run(context.Background(), []string{"page", srv.URL + "/doc.pdf"}, nil, &stdout, &stderr)
+	if code != exitFinding || !strings.Contains(stdout.String(), "HTTP 200, application/pdf, body not read (not HTML: only the headers apply)") {
+		t.Errorf("pdf text: exit %d\n%s", code, stdout.String())
 	}
 	// Text mode says why the rules are never seen.
 	stdout.Reset()
