@@ -2,49 +2,23 @@ package robotsmeta
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/conformance"
 )
 
-// Vector is one entry of ../shared/conformance/page-level.json, read in place
-// (the shared material sits beside the checkout, in CI too) so that new
-// vectors are picked up without a copy to refresh.
-type Vector struct {
-	Name    string          `json:"name"`
-	Profile string          `json:"profile"`
-	Agent   string          `json:"agent"`
-	Now     string          `json:"now"`
-	Headers []string        `json:"headers"`
-	HTML    string          `json:"html"`
-	Expect  json.RawMessage `json:"expect"`
-	Basis   string          `json:"basis"`
-	Source  string          `json:"source"`
-	Note    string          `json:"note"`
-}
+// Vector is one page-level vector (internal/conformance reads them).
+type Vector = conformance.PageVector
 
 // vectorsDisputed lists vectors we believe are wrong, with the reason. The
 // test reports them and checks that they still disagree, so a fix on
 // either side is noticed. Empty: every vector is implemented as written.
 var vectorsDisputed = map[string]string{}
 
-func loadVectors(t testing.TB) []Vector {
-	t.Helper()
-	data, err := os.ReadFile("../../shared/conformance/page-level.json")
-	if err != nil {
-		t.Fatalf("page-level vectors are missing (../shared must sit beside the checkout): %v", err)
-	}
-	var vs []Vector
-	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) == 0 {
-		t.Fatal("no vectors")
-	}
-	return vs
-}
+func loadVectors(t testing.TB) []Vector { return conformance.PageVectors(t) }
 
 // TestVectors runs every page-level conformance vector through the package.
 func TestVectors(t *testing.T) {

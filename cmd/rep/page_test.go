@@ -7,23 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// pageVector is one entry of ../shared/conformance/page-level.json.
-type pageVector struct {
-	Name    string          `json:"name"`
-	Profile string          `json:"profile"`
-	Agent   string          `json:"agent"`
-	Now     string          `json:"now"`
-	Headers []string        `json:"headers"`
-	HTML    string          `json:"html"`
-	Expect  json.RawMessage `json:"expect"`
-}
+	"github.com/rep-toolkit/rep/internal/conformance"
+)
 
 // pageVectorsDisputed lists vectors believed wrong, with the reason; none.
 var pageVectorsDisputed = map[string]string{}
@@ -32,18 +22,7 @@ var pageVectorsDisputed = map[string]string{}
 // HTML on standard input, the headers as -H flags. The output must hold
 // exactly the expect keys plus sources and diagnostics, with expect's values.
 func TestPageVectors(t *testing.T) {
-	data, err := os.ReadFile("../../../shared/conformance/page-level.json")
-	if err != nil {
-		t.Fatalf("page-level vectors are missing (../shared must sit beside the checkout): %v", err)
-	}
-	var vs []pageVector
-	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) == 0 {
-		t.Fatal("no vectors")
-	}
-	for _, v := range vs {
+	for _, v := range conformance.PageVectors(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			args := []string{"page", "-json", "-profile", v.Profile, "-agent", v.Agent, "-now", v.Now}
 			for _, h := range v.Headers {
