@@ -163,7 +163,7 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 		for j := range items {
 			ix.ents[j] = (*orig)[items[j].id-g.ruleLo]
 		}
-		if cap(*orig) <= 1<<16 {
+		if cap(*orig) <= maxPooledRules {
 			ruleScratch.Put(orig)
 		}
 	} else {
@@ -194,11 +194,17 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 		i = j
 	}
 	ix.multi = newLazyMulti(arena, ix.ents)
-	if cap(*scratch) <= 1<<16 {
+	if cap(*scratch) <= maxPooledItems {
 		sortScratch.Put(scratch)
 	}
 	return ix
 }
+
+// Scratch of larger builds is left to the GC, so the pools stay small.
+const (
+	maxPooledItems = 8 << 10
+	maxPooledRules = 4 << 10
+)
 
 var (
 	sortScratch = sync.Pool{New: func() any { return new([]sortItem) }}
