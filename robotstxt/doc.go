@@ -12,7 +12,9 @@
 //	}
 //
 // A parsed [File] is immutable and safe for concurrent use; [Agent.Check]
-// does not allocate for URLs up to 2 KiB.
+// does not allocate for URLs up to 2 KiB. The work that only some queries
+// need is done on first use, once: a group's index when an Agent first
+// needs it, and the shared wildcard matcher (below) on the first long path.
 //
 // # What is implemented
 //
@@ -30,7 +32,8 @@
 //     percent-encoded and %xx escapes upper-cased; "Allow: /x/index.html"
 //     also allows "/x/".
 //   - A size limit (default 500 KiB, RFC 9309 §2.5 and Google's documented
-//     limit) applied at a line boundary, with a diagnostic.
+//     limit; at most [MaxParseBytes], 64 MiB) applied at a line boundary,
+//     with a diagnostic.
 //   - Extensions, typed and exposed with their line numbers without changing
 //     allow/deny: Sitemap, Crawl-delay, Request-rate, Visit-time, Host,
 //     Clean-param (Yandex), Content-Signal (Cloudflare) and Content-Usage
