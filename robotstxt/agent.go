@@ -207,44 +207,51 @@ func (f *File) appendRules(rs []Rule, g int) []Rule {
 // normalisation: Google's profile expects the caller to send it
 // %-encoded, as a crawler requests it. Check does not allocate when the
 // path is at most 2 KiB.
-func (a *Agent) Check(rawurl string) Decision {
+func (a *Agent) Check(rawurl string) (d Decision) {
+	// decide fills the result in place: a Decision is about 100 bytes, and
+	// the hot path should not copy it from one frame to the next.
 	if p, ok := pathFast(rawurl); ok && a.profile == Google {
-		return a.decide(p)
+		a.decide(&d, p)
+		return d
 	}
-	return a.checkSlow(rawurl)
+	a.checkSlow(&d, rawurl)
+	return d
 }
 
 // checkSlow is Check for paths that must be rewritten; the buffer lives
 // here so the common path does not pay for clearing it.
-func (a *Agent) checkSlow(rawurl string) Decision {
+func (a *Agent) checkSlow(d *Decision, rawurl string) {
 	var buf [2 * pathBufSize]byte
 	path := pathOf(rawurl, buf[:pathBufSize])
 	if a.profile == RFC9309 && !isRobotsTxt(path) {
 		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
 	}
-	return a.decide(path)
+	a.decide(d, path)
 }
 
 func isRobotsTxt(path string) bool {
-	return path == "/robots.txt" || strings.HasPrefix(path, "/robots.txt?")
+	// Most paths fail on the second byte, before any string compare.
+	return len(path) >= 11 && path[1] == 'r' &&
+		(path == "/robots.txt" || strings.HasPrefix(path, "/robots.txt?"))
 }
 
 // Allowed is Check(rawurl).Allowed.
 func (a *Agent) Allowed(rawurl string) bool { return a.Check(rawurl).Allowed }
 
-// decide matches a path (already normalised for the profile).
-func (a *Agent) decide(path string) Decision {
-	d := Decision{Allowed: true, Group: a.m}
+// decide matches a path (already normalised for the profile) into d,
+// which is the zero Decision.
+func (a *Agent) decide(d *Decision, path string) {
+	d.Allowed, d.Group = true, a.m
 	if isRobotsTxt(path) {
 		d.Reason = RobotsTxt
-		return d
+		return
 	}
 	if len(a.ix.keys) == 0 {
-		return d
+		return
 	}
 	e := a.ix.lookup(a.arena, path, &a.top)
 	if e == nil {
-		return d
+		return
 	}
 	r := e
 	// The pattern comes from the Agent's copy of the arena: the File is
@@ -264,7 +271,6 @@ func (a *Agent) decide(path string) Decision {
 		d.Reason = RuleMatched
 		d.Allowed = d.Rule.Allow
 	}
-	return d
 }
 
 // pattern returns a rule's pattern as written.
