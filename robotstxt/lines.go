@@ -240,14 +240,22 @@ func classify(data []byte, r *rawLine, nx *nextFinder) {
 		end = r.off + MaxLineBytes
 		r.cut = true
 	}
-	if k := nx.find(data, r.off, 0, &nx.nul); k < end {
+	// The common case, no NUL or '#' ahead, is decided by one compare each
+	// without a call.
+	if nx.nul < r.off {
+		nx.find(data, r.off, 0, &nx.nul)
+	}
+	if k := nx.nul; k < end {
 		// Google keeps each line in a C string: a NUL ends it.
 		end = k
 		r.nul = true
 	}
 	r.end = end
 	lo, hi := r.off, end
-	if k := nx.find(data, lo, '#', &nx.hash); k < hi {
+	if nx.hash < lo {
+		nx.find(data, lo, '#', &nx.hash)
+	}
+	if k := nx.hash; k < hi {
 		r.hash = k
 		hi = k
 	}

@@ -183,15 +183,34 @@ func escapePattern(dst, v []byte) []byte {
 
 // plainPattern reports whether v has no byte ≥ 0x80 and no '%', so that
 // escaping leaves it unchanged, and where its first '*' is (-1 for none):
-// one pass, 8 bytes at a time, over what is most of a file's bytes.
+// one pass, 8 bytes at a time, over what is most of a file's bytes. The
+// last word overlaps the one before it rather than ending in a byte loop;
+// bytes seen twice change nothing, and a '*' among them would have been
+// found the first time.
 func plainPattern(v []byte) (plain bool, star int) {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	// zero flags the zero bytes of x; only bytes above a true zero byte can
 	// be flagged falsely, so "any" and the lowest flag are exact.
 	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	n := len(v)
+	if n < 8 {
+		// Zero padding is neither '%', '*' nor ≥ 0x80.
+		var b [8]byte
+		copy(b[:], v)
+		w := binary.LittleEndian.Uint64(b[:])
+		if w&hi|zero(w^(lo*'%')) != 0 {
+			return false, -1
+		}
+		if m := zero(w ^ (lo * '*')); m != 0 {
+			return true, bits.TrailingZeros64(m) / 8
+		}
+		return true, -1
+	}
 	star = -1
-	i := 0
-	for ; i+8 <= len(v); i += 8 {
+	for i := 0; ; i += 8 {
+		if i > n-8 {
+			i = n - 8
+		}
 		w := binary.LittleEndian.Uint64(v[i:])
 		if w&hi|zero(w^(lo*'%')) != 0 {
 			return false, -1
@@ -201,16 +220,10 @@ func plainPattern(v []byte) (plain bool, star int) {
 				star = i + bits.TrailingZeros64(m)/8
 			}
 		}
-	}
-	for ; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= 0x80 || c == '%':
-			return false, -1
-		case c == '*' && star < 0:
-			star = i
+		if i == n-8 {
+			return true, star
 		}
 	}
-	return true, star
 }
 
 func isUnreserved(c byte) bool {
