@@ -142,7 +142,8 @@ func ParseWith(data []byte, o Options) *File {
 var nl, cr = []byte{'\n'}, []byte{'\r'}
 
 type parser struct {
-	rules   []rule // every rule, by number
+	lazies  []lazyIndex // backing array of the File's lazy indexes
+	rules   []rule      // every rule, by number
 	f       *File
 	arena   []byte
 	cur     int  // current group, -1 before the first user-agent line
@@ -396,6 +397,9 @@ func (p *parser) finish(data []byte, res scanResult) {
 		i = j
 	}
 	f.agents = make([]agentEntry, 0, nAgents)
+	// At most one lazy index per token: one array holds them all, made
+	// to size so that the pointers into it stay valid.
+	p.lazies = make([]lazyIndex, 0, nAgents+1)
 	for i := 0; i < len(order); {
 		tok := f.uas[order[i]].tok(arena)
 		j := i + 1
@@ -494,7 +498,13 @@ func (p *parser) indexFor(groups []int, cache []*lazyIndex) (*lazyIndex, []*lazy
 	if n == 0 {
 		return nil, cache
 	}
-	l := &lazyIndex{groups: groups}
+	var l *lazyIndex
+	if len(p.lazies) < cap(p.lazies) {
+		p.lazies = append(p.lazies, lazyIndex{groups: groups})
+		l = &p.lazies[len(p.lazies)-1]
+	} else {
+		l = &lazyIndex{groups: groups} // never moves an index already handed out
+	}
 	if len(groups) == 1 {
 		p.f.byGroup[groups[0]] = l
 		return l, cache
