@@ -172,15 +172,25 @@ func (p *parser) line(data []byte, r *rawLine) {
 			"write the line as 'Key: value'")
 		return
 	}
-	col := r.keyOff - r.off + 1
-	key := data[r.keyOff:r.keyEnd]
 	val := data[r.valOff:r.valEnd]
+	if !r.noColon && !r.typo {
+		// Most lines: a rule or a user-agent, spelled right.
+		switch r.key {
+		case KeyAllow, KeyDisallow:
+			p.rule(r, val)
+			return
+		case KeyUserAgent:
+			p.userAgent(r, val)
+			return
+		}
+	}
+	key := data[r.keyOff:r.keyEnd]
 	if r.noColon {
 		p.diag(r, r.keyEnd-r.off+1, Warning, "missing-colon", "missing ':' after "+clip(key)+"; Google accepts it, other parsers may not",
 			"write '"+r.key.String()+": "+clip(val)+"'")
 	}
 	if r.typo && r.key != KeyUnknown {
-		p.diag(r, col, Warning, "misspelled-key", "'"+clip(key)+"' is read as "+r.key.String()+" by Google; other parsers may ignore it",
+		p.diag(r, r.keyOff-r.off+1, Warning, "misspelled-key", "'"+clip(key)+"' is read as "+r.key.String()+" by Google; other parsers may ignore it",
 			"spell it '"+r.key.String()+"'")
 	}
 	switch r.key {
