@@ -309,6 +309,51 @@ func TestTimeouts(t *testing.T) {
 	}
 }
 
+// TestConnectTimeout: ConnectTimeout bounds the connection set-up, TLS
+// handshake included. The server accepts TCP connections on a loopback port
+// and never says a word, so an https fetch hangs in the handshake until
+// ConnectTimeout ends it, well before the other limits.
+func TestConnectTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, silent
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
+	f := newFetcher(t, Options{ConnectTimeout: 300 * time.Millisecond, HeaderTimeout: 20 * time.Second, Timeout: 30 * time.Second})
+	start := time.Now()
+	r := get(t, f, "https://"+ln.Addr().String()+"/page")
+	took := time.Since(start)
+	if r.Outcome.Rule != Unreachable || r.Check("/").Allowed {
+		t.Errorf("%s", r.Outcome.String())
+	}
+	if !strings.Contains(r.Outcome.Error, "handshake timeout") {
+		t.Errorf("error %q does not name the handshake timeout", r.Outcome.Error)
+	}
+	if took > 10*time.Second {
+		t.Errorf("took %v: ConnectTimeout (300ms) did not end the handshake", took)
+	}
+}
+
 // TestEndlessBody: a body that never ends is read up to the limit; the
 // lines before it apply.
 func TestEndlessBody(t *testing.T) {
