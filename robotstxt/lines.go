@@ -191,7 +191,10 @@ func scan(data []byte, limit int, yield func(*rawLine) bool) scanResult {
 		}
 		num++
 		res.lines = num
-		r = rawLine{num: num, off: i, full: j, termLen: term, hash: -1}
+		// Only the fields classify may leave unset are reset: the
+		// offsets of the key and value are read only when it sets them.
+		r.num, r.off, r.full, r.termLen, r.hash = num, i, j, term, -1
+		r.typo, r.noColon, r.cut, r.nul = false, false, false, false
 		classify(data, &r, &nx)
 		if !yield(&r) {
 			return res
