@@ -274,21 +274,22 @@ func (p *parser) rule(r *rawLine, val []byte) {
 	p.sepSeen = true
 	off := len(p.arena)
 	plain, star := plainPattern(val)
+	// pat is the pattern as compared: for a plain pattern, val itself.
+	pat := val
 	switch {
 	case p.f.profile == RFC9309:
 		p.arena = normalizeRFC(p.arena, bytesString(val), true)
-		plain, star = false, -1
+		plain = false
 	case plain:
 		p.arena = append(p.arena, val...)
 	default:
 		p.arena = escapePattern(p.arena, val)
-		star = -1
 	}
-	pat := p.arena[off:]
 	if !plain {
+		pat = p.arena[off:]
 		star = bytes.IndexByte(pat, '*')
 	}
-	id := p.add(uint32(off), uint32(len(pat)), uint32(r.num), allow, star)
+	id := p.add(uint32(off), pat, uint32(r.num), allow, star)
 	if !plain && !equalBytes(pat, val) {
 		if p.f.raw == nil {
 			p.f.raw = make(map[uint32]string)
@@ -303,7 +304,7 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			off2 := len(p.arena)
 			p.arena = append(p.arena, p.arena[off:off+s+1]...)
 			p.arena = append(p.arena, '$')
-			id2 := p.add(uint32(off2), uint32(s+2), uint32(r.num), true, bytes.IndexByte(p.arena[off2:], '*'))
+			id2 := p.add(uint32(off2), p.arena[off2:], uint32(r.num), true, bytes.IndexByte(p.arena[off2:], '*'))
 			p.rules[id2].lf |= fIndex
 			// Decisions show the rule as written: the index.html line.
 			if p.f.raw == nil {
@@ -316,10 +317,10 @@ func (p *parser) rule(r *rawLine, val []byte) {
 
 func equalBytes(a, b []byte) bool { return string(a) == string(b) }
 
-// add records a rule whose compared pattern is arena[off:off+n] and whose
+// add records a rule whose compared pattern pat is at arena[off:] and whose
 // first '*' is at star (-1 for none).
-func (p *parser) add(off, n, line uint32, allow bool, star int) uint32 {
-	pat := p.arena[off : off+n]
+func (p *parser) add(off uint32, pat []byte, line uint32, allow bool, star int) uint32 {
+	n := uint32(len(pat))
 	ru := rule{off: off, n: uint16(n), lf: line << flagBits, head: uint16(n)}
 	if allow {
 		ru.lf |= fAllow
