@@ -9,9 +9,6 @@ import (
 // Agent is the view of a File for one crawler: the group it obeys, resolved
 // once. Create it with File.Agent and keep it; Check is the hot path.
 type Agent struct {
-	// top holds sample key words that take the first steps of a check's
-	// search on the Agent's own cache line (see index.lookup).
-	top topWords
 	// The index and the arena are copied here when the Agent is made, so a
 	// check reads the Agent and the index's arrays and nothing else: fewer
 	// cache lines when a crawler cycles through many sites.
@@ -66,7 +63,6 @@ func (a *Agent) resolve(names []string, star bool) {
 	}
 	if a.e != nil && a.e.idx != nil {
 		a.ix = *a.e.idx.get(f)
-		a.top = a.ix.sample()
 	}
 }
 
@@ -195,7 +191,7 @@ func (f *File) appendRules(rs []Rule, g int) []Rule {
 		if r.flags()&fIndex != 0 {
 			continue
 		}
-		rs = append(rs, Rule{Allow: r.flags()&fAllow != 0, Pattern: f.pattern(r), Line: int(r.line())})
+		rs = append(rs, Rule{Allow: r.flags()&fAllow != 0, Pattern: r.pattern(f.arena, f), Line: int(r.line())})
 	}
 	// A group's own index keeps its rules in index order.
 	slices.SortFunc(rs[n:], func(a, b Rule) int { return a.Line - b.Line })
@@ -249,19 +245,15 @@ func (a *Agent) decide(d *Decision, path string) {
 	if len(a.ix.keys) == 0 {
 		return
 	}
-	e := a.ix.lookup(a.arena, path, &a.top)
+	e := a.ix.lookup(a.arena, path)
 	if e == nil {
 		return
 	}
 	r := e
-	// The pattern comes from the Agent's copy of the arena: the File is
-	// read only for the rare pattern written differently, one cache line
-	// less per check when a crawler cycles through many files.
-	pat := a.arena[r.off : r.off+uint32(r.n)]
-	if r.flags()&(fRaw|fIndex) != 0 {
-		pat = a.f.raw[r.off]
-	}
-	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: pat}
+	// The Agent's copy of the arena: the File is read only for the rare
+	// pattern written differently, one cache line less per check when a
+	// crawler cycles through many files.
+	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: r.pattern(a.arena, a.f)}
 	switch {
 	case r.n == 0:
 		d.Reason = EmptyRuleMatched
@@ -273,12 +265,13 @@ func (a *Agent) decide(d *Decision, path string) {
 	}
 }
 
-// pattern returns a rule's pattern as written.
-func (f *File) pattern(r *rule) string {
+// pattern returns the rule's pattern as written: in arena (f's, or an
+// Agent's copy of it), or in f.raw when it was rewritten.
+func (r *rule) pattern(arena string, f *File) string {
 	if r.flags()&(fRaw|fIndex) != 0 {
 		return f.raw[r.off]
 	}
-	return f.arena[r.off : r.off+uint32(r.n)]
+	return arena[r.off : r.off+uint32(r.n)]
 }
 
 // Check is f.Agent(agent).Check(rawurl) without building an Agent: it

@@ -211,46 +211,13 @@ var (
 	ruleScratch = sync.Pool{New: func() any { return new([]rule) }}
 )
 
-// topN is how many key words an Agent keeps to start its searches with.
-const topN = 7
-
-// topWords are the words of keys[(t+1)*len(keys)/(topN+1)], t < topN.
-type topWords [topN]uint64
-
-// sample returns the words an Agent keeps: a check then narrows the search
-// to an eighth of the keys with one cache line it already holds, instead
-// of three steps through the keys that may each miss the cache.
-func (ix *index) sample() topWords {
-	var t topWords
-	if n := len(ix.keys); n > 2*(topN+1) {
-		for i := range t {
-			t[i] = ix.keys[(i+1)*n/(topN+1)].word
-		}
-	}
-	return t
-}
-
-// lookup returns the best rule of ix matching path, or nil; top is the
-// index's sample.
-func (ix *index) lookup(arena string, path string, top *topWords) *rule {
+// lookup returns the best rule of ix matching path, or nil.
+func (ix *index) lookup(arena string, path string) *rule {
 	var best *rule
 	keys := ix.keys
-	// Greatest key ≤ path: keys before lo are ≤ path, keys from hi on are
-	// greater. A sample word below the path's puts its key before lo, one
-	// above puts it at or after hi; an equal word decides nothing (the
-	// bytes after the first 8 would).
+	// Greatest key ≤ path.
 	pw := prefixWord(path)
 	lo, hi := 0, len(keys)
-	if n := len(keys); n > 2*(topN+1) {
-		for t, w := range top {
-			if w < pw {
-				lo = (t+1)*n/(topN+1) + 1
-			} else if w > pw {
-				hi = (t + 1) * n / (topN + 1)
-				break
-			}
-		}
-	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		k := &keys[m]

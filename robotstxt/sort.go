@@ -1,9 +1,7 @@
 package robotstxt
 
 import (
-	"encoding/binary"
 	"slices"
-	"unsafe"
 )
 
 // sortItem is one rule while an index is built: the 8 bytes of its head
@@ -16,21 +14,12 @@ type sortItem struct {
 	same bool
 }
 
-// chunkWord packs bytes [at, at+8) of s big-endian, zero-padded, as
-// prefixWord does for the first 8.
+// chunkWord is prefixWord of bytes [at, at+8) of s.
 func chunkWord(s string, at int) uint64 {
 	if at >= len(s) {
 		return 0
 	}
-	s = s[at:]
-	if len(s) >= 8 {
-		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-	}
-	var w uint64
-	for i := 0; i < len(s); i++ {
-		w |= uint64(s[i]) << (56 - 8*i)
-	}
-	return w
+	return prefixWord(s[at:])
 }
 
 // sortRules puts items (words at depth 0) in index order: by head, then
