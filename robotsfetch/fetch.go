@@ -13,6 +13,8 @@ import (
 
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotstxt"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 // Outage chooses what an origin unreachable for Options.OutageLimit means.
@@ -409,13 +411,13 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 	}
 	switch {
 	case errors.Is(err, errTooManyRedirects):
-		out.Error = fmt.Sprintf("GET %s: %v", out.URL, unwrapURLError(err))
+		out.Error = fmt.Sprintf("GET %s: %v", out.URL, urlhead.Unwrap(err))
 		return f.definitive(e, TooManyRedirects, header(resp), nil)
 	case errors.Is(err, errBadRedirect):
-		out.Error = fmt.Sprintf("GET %s: %v", out.URL, unwrapURLError(err))
+		out.Error = fmt.Sprintf("GET %s: %v", out.URL, urlhead.Unwrap(err))
 		return f.definitive(e, BadRedirect, header(resp), nil)
 	case err != nil:
-		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %w", out.URL, unwrapURLError(err)))
+		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %w", out.URL, urlhead.Unwrap(err)))
 	}
 	code := resp.StatusCode
 	switch {

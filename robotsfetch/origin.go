@@ -3,11 +3,12 @@ package robotsfetch
 import (
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 // Origin returns the scope of rawurl's robots.txt: "scheme://host[:port]"
@@ -24,15 +25,9 @@ func Origin(rawurl string) (string, error) {
 	// Only the scheme and authority matter here: a path with a stray '%'
 	// ("/100%") is a URL crawlers meet and robots.txt matching accepts, so
 	// it must not make its site's robots.txt unreachable.
-	head := rawurl
-	if i := strings.Index(rawurl, "://"); i >= 0 {
-		if j := strings.IndexAny(rawurl[i+3:], "/?#"); j >= 0 {
-			head = rawurl[:i+3+j]
-		}
-	}
-	u, err := url.Parse(head)
+	u, err := urlhead.Parse(rawurl)
 	if err != nil {
-		return "", fmt.Errorf("robotsfetch: URL %q: %v", rawurl, unwrapURLError(err))
+		return "", fmt.Errorf("robotsfetch: URL %q: %v", rawurl, err)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if scheme != "http" && scheme != "https" {
@@ -117,11 +112,4 @@ func fastOrigin(s string) (string, bool) {
 		return "", false
 	}
 	return s[:len(s)-len(rest)+end], true
-}
-
-func unwrapURLError(err error) error {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err
-	}
-	return err
 }

@@ -3,10 +3,11 @@ package server
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/rep-toolkit/rep/robotstxt"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 // maxURLs caps the URLs of one check request; the body cap already bounds
@@ -167,11 +168,8 @@ func checkTarget(u string) error {
 		return nil
 	}
 	// Only the scheme and authority must parse; see originTarget.
-	p, err := url.Parse(urlHead(u))
+	p, err := urlhead.Parse(u)
 	if err != nil {
-		if ue, ok := err.(*url.Error); ok {
-			err = ue.Err
-		}
 		return fmt.Errorf("%q does not parse: %v", u, err)
 	}
 	switch strings.ToLower(p.Scheme) {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 // maxRedirects is how many redirects a page fetch follows (RFC 9309 §2.3.1.2
@@ -124,24 +126,11 @@ func fetchTarget(raw string) (*url.URL, error) {
 // stray '%' ("/100%") is a URL crawlers meet and robots.txt matching takes
 // as it is, so it must not be refused.
 func originTarget(raw string) (*url.URL, error) {
-	u, err := parseTargetAs(raw, urlHead(raw))
+	u, err := parseTargetAs(raw, urlhead.Cut(raw))
 	if err != nil {
 		return nil, targetError{err.Error()}
 	}
 	return u, nil
-}
-
-// urlHead returns raw up to the end of its authority ("https://host:port")
-// when it has one, else raw.
-func urlHead(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return raw
-	}
-	if j := strings.IndexAny(raw[i+3:], "/?#"); j >= 0 {
-		return raw[:i+3+j]
-	}
-	return raw
 }
 
 func parseTarget(raw string) (*url.URL, error) { return parseTargetAs(raw, raw) }
@@ -154,11 +143,7 @@ func parseTargetAs(raw, part string) (*url.URL, error) {
 	}
 	u, err := url.Parse(part)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("url %q does not parse: %v", raw, err)
+		return nil, fmt.Errorf("url %q does not parse: %v", raw, urlhead.Unwrap(err))
 	}
 	if u.Scheme == "" {
 		return nil, fmt.Errorf("url %q is not absolute: give https://host/path", raw)
@@ -175,9 +160,5 @@ func fetchErrorMessage(raw string, err error) string {
 	if errors.As(err, &blocked) {
 		return fmt.Sprintf("fetching %s: refused: %s is a %s address (start the server with -allow-private to test local sites)", raw, blocked.Addr, blocked.Reason)
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Sprintf("fetching %s: %v", raw, ue.Err)
-	}
-	return fmt.Sprintf("fetching %s: %v", raw, err)
+	return fmt.Sprintf("fetching %s: %v", raw, urlhead.Unwrap(err))
 }

@@ -6,11 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/rep-toolkit/rep/robotstxt"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 func init() {
@@ -260,32 +261,12 @@ func checkURL(u string) error {
 	if strings.HasPrefix(u, "/") {
 		return nil
 	}
-	p, err := url.Parse(checkURLHead(u))
+	p, err := urlhead.Parse(u)
 	if err != nil {
-		return fmt.Errorf("URL %q does not parse: %v", u, urlErr(err))
+		return fmt.Errorf("URL %q does not parse: %v", u, err)
 	}
 	if p.Scheme == "" {
 		return fmt.Errorf("URL %q is neither absolute (https://host/path) nor a path starting with /", u)
 	}
 	return nil
-}
-
-// checkURLHead returns u up to the end of its authority ("https://host:port")
-// when it has one, else u.
-func checkURLHead(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return u
-	}
-	if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
-		return u[:i+3+j]
-	}
-	return u
-}
-
-func urlErr(err error) string {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err.Error()
-	}
-	return err.Error()
 }
