@@ -233,35 +233,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		ratio := r / best
 		fmt.Fprintf(w, "| parse (corpus) | %.1f MB/s | %s %.1f MB/s | %.2f× | ≥ 2× | %s |\n", r, bestLib, best, ratio, yes(ratio >= 2))
 	}
-	for _, cl := range classes {
-		r, ok := res.get("BenchmarkCheck/class="+cl+"/lib=rep", "ns/op")
-		if !ok {
-			continue
-		}
-		best, bestLib := math.Inf(1), ""
-		for _, p := range peers {
-			if v, ok := res.get("BenchmarkCheck/class="+cl+"/lib="+checkLib(p), "ns/op"); ok && v < best {
-				best, bestLib = v, checkLib(p)
+	checkRatios := func(lib, label string, against []string) {
+		for _, cl := range classes {
+			r, ok := res.get("BenchmarkCheck/class="+cl+"/lib="+lib, "ns/op")
+			if !ok {
+				continue
 			}
+			best, bestLib := math.Inf(1), ""
+			for _, p := range against {
+				if v, ok := res.get("BenchmarkCheck/class="+cl+"/lib="+checkLib(p), "ns/op"); ok && v < best {
+					best, bestLib = v, checkLib(p)
+				}
+			}
+			ratio := best / r
+			fmt.Fprintf(w, "| check %s%s | %s | %s %s | %.1f× | ≥ 5× | %s |\n", cl, label, fmtNs(r), bestLib, fmtNs(best), ratio, yes(ratio >= 5))
 		}
-		ratio := best / r
-		fmt.Fprintf(w, "| check %s | %s | %s %s | %.1f× | ≥ 5× | %s |\n", cl, fmtNs(r), bestLib, fmtNs(best), ratio, yes(ratio >= 5))
 	}
+	checkRatios("rep", "", peers)
 	// Like for like: rep handed the path, beside the peers that are.
-	for _, cl := range classes {
-		r, ok := res.get("BenchmarkCheck/class="+cl+"/lib=rep-path", "ns/op")
-		if !ok {
-			continue
-		}
-		best, bestLib := math.Inf(1), ""
-		for _, p := range pathPeers {
-			if v, ok := res.get("BenchmarkCheck/class="+cl+"/lib="+p, "ns/op"); ok && v < best {
-				best, bestLib = v, p
-			}
-		}
-		ratio := best / r
-		fmt.Fprintf(w, "| check %s, path given to both | %s | %s %s | %.1f× | ≥ 5× | %s |\n", cl, fmtNs(r), bestLib, fmtNs(best), ratio, yes(ratio >= 5))
-	}
+	checkRatios("rep-path", ", path given to both", pathPeers)
 	if r, _ := worstPatho(res, "rep"); r > 0 {
 		best, bestLib := math.Inf(1), ""
 		for _, p := range peers {
