@@ -193,7 +193,7 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 		ix.keys = append(ix.keys, k)
 		i = j
 	}
-	ix.multi = newLazyMulti(arena, ix.ents)
+	ix.multi = newLazyMulti(ix.ents)
 	if cap(*scratch) <= maxPooledItems {
 		sortScratch.Put(scratch)
 	}
@@ -274,7 +274,7 @@ func (ix *index) lookup(arena string, path string) *rule {
 			}
 			if r.flags()&fWild != 0 && !multiOff {
 				if o == nil {
-					m = ix.multi.get()
+					m = ix.multi.get(arena, ents)
 					if o = m.scan(path); o == nil {
 						multiOff = true // too many occurrences: match rule by rule
 					}

@@ -48,16 +48,14 @@ type acEdge struct {
 // cheaper way (see worth), so an index does not pay for an automaton that
 // may never run. The build runs once, under sync.Once, like the index's.
 type lazyMulti struct {
-	wild  int // wildcard rules in ents
-	once  sync.Once
-	m     *multi
-	arena string
-	ents  []rule
+	wild int // wildcard rules in the index
+	once sync.Once
+	m    *multi
 }
 
 // newLazyMulti returns the lazy shared matcher for the wildcard rules of
 // ents, or nil when there are too few of them to need it.
-func newLazyMulti(arena string, ents []rule) *lazyMulti {
+func newLazyMulti(ents []rule) *lazyMulti {
 	n := 0
 	for j := range ents {
 		if ents[j].flags()&fWild != 0 {
@@ -67,12 +65,13 @@ func newLazyMulti(arena string, ents []rule) *lazyMulti {
 	if n <= multiThreshold {
 		return nil
 	}
-	return &lazyMulti{wild: n, arena: arena, ents: ents}
+	return &lazyMulti{wild: n}
 }
 
-// get returns the matcher, building it on the first call.
-func (l *lazyMulti) get() *multi {
-	l.once.Do(func() { l.m = buildMulti(l.arena, l.ents) })
+// get returns the matcher of the index's rules (ents, patterns in arena),
+// building it on the first call.
+func (l *lazyMulti) get(arena string, ents []rule) *multi {
+	l.once.Do(func() { l.m = buildMulti(arena, ents) })
 	return l.m
 }
 
