@@ -213,7 +213,6 @@ var (
 
 // lookup returns the best rule of ix matching path, or nil.
 func (ix *index) lookup(arena string, path string) *rule {
-	var best *rule
 	keys := ix.keys
 	// Greatest key ≤ path.
 	pw := prefixWord(path)
@@ -241,26 +240,26 @@ func (ix *index) lookup(arena string, path string) *rule {
 		}
 		i = k.parent
 	}
-	// byteMask(path), computed when the first rule that needs it is reached:
-	// many checks never visit a wildcard rule.
+	if ix.multi != nil && ix.multi.worth(len(path)) {
+		return ix.lookupMulti(arena, path, i)
+	}
+	// The common case, kept apart from the multi-pattern matcher's so the
+	// loop's few variables stay in registers.
+	var best *rule
+	// byteMask(path), computed when the first rule that needs it is
+	// reached: many checks never visit a wildcard rule.
 	var have uint32
 	haveSet := false
-	var m *multi
-	var o *occ // the occurrences of the multi matcher, found at first need
-	multiOff := ix.multi == nil || !ix.multi.worth(len(path))
 	ents := ix.ents
 	for i >= 0 {
 		k := &keys[i]
-		first := k.first()
-		rest := path[ents[first].head:]
-		last := uint32(len(ents))
+		first, last := k.first(), uint32(len(ents))
 		if int(i)+1 < len(keys) {
 			last = keys[i+1].first()
 		}
 		for j := first; j < last; j++ {
 			e := &ents[j]
-			r := e
-			if !better(best, r) {
+			if !better(best, e) {
 				// Rules under a key come best first: none of the rest can win.
 				break
 			}
@@ -272,19 +271,60 @@ func (ix *index) lookup(arena string, path string) *rule {
 					continue // the path lacks a byte the rule needs
 				}
 			}
-			if r.flags()&fWild != 0 && !multiOff {
-				if o == nil {
-					m = ix.multi.get(arena, ents)
-					if o = m.scan(path); o == nil {
-						multiOff = true // too many occurrences: match rule by rule
-					}
+			if e.flags()&(fWild|fAnchor) != 0 && !globRest(path[e.head:], arena[e.off+uint32(e.head):e.off+uint32(e.n)]) {
+				continue
+			}
+			best = e
+			break
+		}
+		i = k.parent
+	}
+	return best
+}
+
+// lookupMulti is the rule loop of lookup when the index's wildcard rules are
+// matched in one pass (see lazyMulti); i is the longest key that is a
+// prefix of path.
+func (ix *index) lookupMulti(arena, path string, i int32) *rule {
+	var best *rule
+	var have uint32
+	haveSet := false
+	var m *multi
+	var o *occ // the occurrences of the multi matcher, found at first need
+	multiOff := false
+	keys, ents := ix.keys, ix.ents
+	for i >= 0 {
+		k := &keys[i]
+		first := k.first()
+		rest := path[ents[first].head:]
+		last := uint32(len(ents))
+		if int(i)+1 < len(keys) {
+			last = keys[i+1].first()
+		}
+		for j := first; j < last; j++ {
+			e := &ents[j]
+			if !better(best, e) {
+				break
+			}
+			if e.need != 0 {
+				if !haveSet {
+					have, haveSet = byteMask(path), true
+				}
+				if e.need&^have != 0 {
+					continue
 				}
 			}
-			if o != nil && r.flags()&fWild != 0 {
+			if e.flags()&fWild != 0 && !multiOff && o == nil {
+				m = ix.multi.get(arena, ents)
+				if o = m.scan(path); o == nil {
+					multiOff = true // too many occurrences: match rule by rule
+				}
+			}
+			if o != nil && e.flags()&fWild != 0 {
 				if !m.match(o, int(j), e, path) {
 					continue
 				}
-			} else if r.flags()&(fWild|fAnchor) != 0 && !globRest(rest, arena[r.off+uint32(r.head):r.off+uint32(r.n)]) {
+			} else if e.flags()&(fWild|fAnchor) != 0 && !globRest(rest, arena[e.off+uint32(e.head):e.off+uint32(e.n)]) {
 				continue
 			}
 			best = e
