@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
 	"unsafe"
@@ -214,21 +215,39 @@ var (
 // lookup returns the best rule of ix matching path, or nil.
 func (ix *index) lookup(arena string, path string) *rule {
 	keys := ix.keys
-	// Greatest key ≤ path.
+	// Greatest key ≤ path. First the last key whose word is ≤ the path's,
+	// in a loop without a data-dependent branch (the step is masked by
+	// the compare's borrow): the branches of a plain binary search are a
+	// coin toss each, and the compiler does not make them a CMOV.
 	pw := prefixWord(path)
-	lo, hi := 0, len(keys)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		k := &keys[m]
-		// Equal words: a head of at most 8 bytes is then a prefix of the
-		// path, so ≤ it.
-		if k.word < pw || k.word == pw && (k.hlen() <= 8 || ix.ents[k.first()].headIn(arena) <= path) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	base, n := 0, len(keys)
+	for n > 1 {
+		half := n >> 1
+		// borrow is 1 when the word is > pw: base moves by half or by 0.
+		_, borrow := bits.Sub64(pw, keys[base+half].word, 0)
+		base += half & int(borrow-1)
+		n -= half
 	}
-	i := int32(lo - 1)
+	i := int32(base)
+	if k := &keys[base]; k.word > pw {
+		i = -1
+	} else if k.word == pw && k.hlen() > 8 {
+		// Keys sharing the path's first 8 bytes and longer: the bytes
+		// after them decide, among keys[:base+1].
+		lo, hi := 0, base+1
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			k := &keys[m]
+			// Equal words: a head of at most 8 bytes is then a prefix of
+			// the path, so ≤ it.
+			if k.word < pw || k.hlen() <= 8 || ix.ents[k.first()].headIn(arena) <= path {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		i = int32(lo - 1)
+	}
 	for i >= 0 {
 		k := &keys[i]
 		if h := k.hlen(); h <= 8 {
