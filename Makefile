@@ -42,6 +42,7 @@ staticcheck: $(STATICCHECK)
 
 unit:
 	$(GO) test -race -timeout 12m ./...
+	if [ -f bench/go.mod ]; then cd bench && $(GO) test -timeout 5m ./...; fi
 
 # fuzz runs every fuzz target for FUZZTIME each: briefly in make test (a
 # count of inputs, so a loaded machine cannot turn the time limit into a
