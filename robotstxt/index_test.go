@@ -90,3 +90,45 @@ func TestConcurrentSharedMatcher(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// TestKeySearchEdges covers the two steps of the key search: the search
+// over 8-byte words alone, and the search over bytes among keys that share
+// the path's first 8 — with the shared run at the start, the middle and
+// the end of the keys, paths before, inside and after it, shorter than 8
+// bytes, and holding a NUL.
+func TestKeySearchEdges(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\n")
+	// A run of keys sharing "/shared/" (8 bytes), between other keys.
+	for _, p := range []string{"/a", "/b", "/shared/", "/shared/m", "/z", "/zz/zz/zz"} {
+		body.WriteString("Disallow: " + p + "\n")
+	}
+	for i := range 300 {
+		fmt.Fprintf(&body, "Allow: /shared/%03d\n", i*3)
+	}
+	data := []byte(body.String())
+	a := robotstxt.Parse(data).Agent("x")
+	paths := []string{
+		"/", "/a", "/a\x00", "/b", "/c", "/shared", "/shared/", "/shared/0", "/shared/000",
+		"/shared/001", "/shared/003x", "/shared/299", "/shared/300", "/shared/897", "/shared/898",
+		"/shared/899", "/shared/m", "/shared/mm", "/shared/zzz", "/shareD/000", "/t", "/z", "/zz",
+		"/zz/zz/zz", "/zz/zz/zz/zz", "/zz/zz/z", "/\x00\x00\x00\x00\x00\x00\x00\x00",
+	}
+	for _, p := range paths {
+		wantAllowed, wantLine := refDecide(data, "x", p)
+		if d := a.Check(p); d.Allowed != wantAllowed || d.Rule.Line != wantLine {
+			t.Errorf("%q: allowed %v line %d, reference %v line %d", p, d.Allowed, d.Rule.Line, wantAllowed, wantLine)
+		}
+	}
+	// One key only, before, equal to and after the path.
+	for _, rule := range []string{"/m", "/mmmmmmmmm", "/mmmmmmmm"} {
+		data := []byte("User-agent: *\nDisallow: " + rule + "\n")
+		a := robotstxt.Parse(data).Agent("x")
+		for _, p := range []string{"/", "/a", "/m", "/mmmmmmmm", "/mmmmmmmmm", "/mmmmmmmmmm", "/z"} {
+			wantAllowed, wantLine := refDecide(data, "x", p)
+			if d := a.Check(p); d.Allowed != wantAllowed || d.Rule.Line != wantLine {
+				t.Errorf("rule %s, %q: allowed %v line %d, reference %v line %d", rule, p, d.Allowed, d.Rule.Line, wantAllowed, wantLine)
+			}
+		}
+	}
+}
