@@ -271,11 +271,7 @@ func (ix *index) lookup(arena string, path string) *rule {
 	haveSet := false
 	ents := ix.ents
 	for i >= 0 {
-		k := &keys[i]
-		first, last := k.first(), uint32(len(ents))
-		if int(i)+1 < len(keys) {
-			last = keys[i+1].first()
-		}
+		first, last := ix.span(i)
 		for j := first; j < last; j++ {
 			e := &ents[j]
 			if !better(best, e) {
@@ -296,14 +292,25 @@ func (ix *index) lookup(arena string, path string) *rule {
 			best = e
 			break
 		}
-		i = k.parent
+		i = keys[i].parent
 	}
 	return best
 }
 
+// span returns the range of ix.ents that key i lists.
+func (ix *index) span(i int32) (first, last uint32) {
+	first, last = ix.keys[i].first(), uint32(len(ix.ents))
+	if int(i)+1 < len(ix.keys) {
+		last = ix.keys[i+1].first()
+	}
+	return first, last
+}
+
 // lookupMulti is the rule loop of lookup when the index's wildcard rules are
 // matched in one pass (see lazyMulti); i is the longest key that is a
-// prefix of path.
+// prefix of path. Its first steps repeat lookup's on purpose: sharing them
+// through a helper that updates the lazy byte mask cost the common loop
+// 9% (typical) to 19% (large) more instructions by cachegrind.
 func (ix *index) lookupMulti(arena, path string, i int32) *rule {
 	var best *rule
 	var have uint32
@@ -311,15 +318,10 @@ func (ix *index) lookupMulti(arena, path string, i int32) *rule {
 	var m *multi
 	var o *occ // the occurrences of the multi matcher, found at first need
 	multiOff := false
-	keys, ents := ix.keys, ix.ents
+	ents := ix.ents
 	for i >= 0 {
-		k := &keys[i]
-		first := k.first()
+		first, last := ix.span(i)
 		rest := path[ents[first].head:]
-		last := uint32(len(ents))
-		if int(i)+1 < len(keys) {
-			last = keys[i+1].first()
-		}
 		for j := first; j < last; j++ {
 			e := &ents[j]
 			if !better(best, e) {
@@ -330,7 +332,7 @@ func (ix *index) lookupMulti(arena, path string, i int32) *rule {
 					have, haveSet = byteMask(path), true
 				}
 				if e.need&^have != 0 {
-					continue
+					continue // the path lacks a byte the rule needs
 				}
 			}
 			if e.flags()&fWild != 0 && !multiOff && o == nil {
@@ -349,7 +351,7 @@ func (ix *index) lookupMulti(arena, path string, i int32) *rule {
 			best = e
 			break
 		}
-		i = k.parent
+		i = ix.keys[i].parent
 	}
 	if o != nil {
 		o.release()
