@@ -245,11 +245,10 @@ func (a *Agent) decide(d *Decision, path string) {
 	if len(a.ix.keys) == 0 {
 		return
 	}
-	e := a.ix.lookup(a.arena, path)
-	if e == nil {
+	r := a.ix.lookup(a.arena, path)
+	if r == nil {
 		return
 	}
-	r := e
 	// The Agent's copy of the arena: the File is read only for the rare
 	// pattern written differently, one cache line less per check when a
 	// crawler cycles through many files.
