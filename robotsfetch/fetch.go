@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
-	"github.com/rep-toolkit/rep/robotstxt"
-
 	"github.com/rep-toolkit/rep/internal/urlhead"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // Outage chooses what an origin unreachable for Options.OutageLimit means.

@@ -5,9 +5,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/rep-toolkit/rep/robotstxt"
-
 	"github.com/rep-toolkit/rep/internal/urlhead"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // maxURLs caps the URLs of one check request; the body cap already bounds

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
-
 	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 

@@ -9,9 +9,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rep-toolkit/rep/robotstxt"
-
 	"github.com/rep-toolkit/rep/internal/urlhead"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 func init() {
