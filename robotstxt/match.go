@@ -77,6 +77,29 @@ var topMask = [9]uint64{0, 0xff << 56, 0xffff << 48, 0xffffff << 40, 0xffffffff 
 // head returns the literal head of a rule.
 func (r *rule) headIn(arena string) string { return arena[r.off : r.off+uint32(r.head)] }
 
+// chunk is prefixWord(r.headIn(arena)[at:]) (0 when at is past the head),
+// read with one 8-byte load where the arena has 8 bytes from there, which
+// is everywhere but near its end: an index build reads every rule's
+// first chunk, and deeper ones where heads share their first 8 bytes.
+func (r *rule) chunk(arena string, at uint32) uint64 {
+	if p := r.off + at; at < uint32(r.head) && int(p)+8 <= len(arena) {
+		w := bits.ReverseBytes64(*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(arena)), p)))
+		return w & topMask[min(uint32(r.head)-at, 8)]
+	}
+	return r.chunkNearEnd(arena, at)
+}
+
+// chunkNearEnd is chunk without the 8-byte load, kept out of line so that
+// chunk inlines.
+//
+//go:noinline
+func (r *rule) chunkNearEnd(arena string, at uint32) uint64 {
+	if at >= uint32(r.head) {
+		return 0
+	}
+	return prefixWord(r.headIn(arena)[at:])
+}
+
 // prefixWord packs the first 8 bytes of s, big-endian, zero-padded, so that
 // word order is byte order wherever the words differ.
 func prefixWord(s string) uint64 {
@@ -143,7 +166,7 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 	i := 0
 	for _, g := range groups {
 		for id := f.groups[g].ruleLo; id < f.groups[g].ruleHi; id++ {
-			items[i] = sortItem{word: prefixWord(rules[id].headIn(arena)), id: id}
+			items[i] = sortItem{word: rules[id].chunk(arena, 0), id: id}
 			i++
 		}
 	}
@@ -181,7 +204,7 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 		for j < n && items[j].same {
 			j++
 		}
-		k := ikey{word: prefixWord(h), fh: uint32(i)<<8 | uint32(min(len(h), 255)), parent: -1}
+		k := ikey{word: ix.ents[i].chunk(arena, 0), fh: uint32(i)<<8 | uint32(min(len(h), 255)), parent: -1}
 		for len(stack) > 0 {
 			top := &ix.keys[stack[len(stack)-1]]
 			if strings.HasPrefix(h, ix.ents[top.first()].headIn(arena)) {

@@ -14,14 +14,6 @@ type sortItem struct {
 	same bool
 }
 
-// chunkWord is prefixWord of bytes [at, at+8) of s.
-func chunkWord(s string, at int) uint64 {
-	if at >= len(s) {
-		return 0
-	}
-	return prefixWord(s[at:])
-}
-
 // sortRules puts items (words at depth 0) in index order: by head, then
 // best first (longer pattern, allow, earlier line). It compares heads 8
 // bytes at a time as integers, going one chunk deeper only inside a run of
@@ -59,7 +51,7 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 			}
 			if deeper {
 				for k := range run {
-					run[k].word = chunkWord(rules[run[k].id].headIn(arena), next)
+					run[k].word = rules[run[k].id].chunk(arena, uint32(next))
 				}
 				sortRules(run, buf[i:j], rules, arena, depth+1)
 			} else {
@@ -87,29 +79,28 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 const radixMin = 256
 
 // radixSort orders items by word, least significant byte first, using buf
-// (as long as items) as scratch. One pass counts every byte position;
-// positions where all items share the byte (the leading '/' of every head,
-// a common directory) are skipped.
+// (as long as items) as scratch. Byte positions where all items share the
+// byte (the leading '/' of every head, a common directory) are neither
+// counted nor passed over: one OR of differences finds them.
 func radixSort(items, buf []sortItem) {
-	var count [8][256]uint32
+	var diff uint64
+	w0 := items[0].word
 	for i := range items {
-		w := items[i].word
-		for d := range 8 {
-			count[d][byte(w>>(8*d))]++
-		}
+		diff |= items[i].word ^ w0
 	}
 	src, dst := items, buf
-	n := uint32(len(items))
-	for d := range 8 {
-		c := &count[d]
-		if c[byte(src[0].word>>(8*d))] == n {
+	for shift := uint(0); shift < 64; shift += 8 {
+		if byte(diff>>shift) == 0 {
 			continue
+		}
+		var c [256]uint32
+		for i := range src {
+			c[byte(src[i].word>>shift)]++
 		}
 		var sum uint32
 		for b := range c {
 			c[b], sum = sum, sum+c[b]
 		}
-		shift := 8 * uint(d)
 		for i := range src {
 			b := byte(src[i].word >> shift)
 			dst[c[b]] = src[i]
