@@ -137,6 +137,28 @@ type scanResult struct {
 // scan splits data into lines as Google's parser does and classifies each
 // one. It stops early when yield returns false.
 func scan(data []byte, limit int, yield func(*rawLine) bool) scanResult {
+	s := newScanner(data, limit)
+	var r rawLine
+	for s.next(&r) && yield(&r) {
+	}
+	return s.res
+}
+
+// scanner reads lines one at a time: scan's loop, which the parser drives
+// itself so that it can take the most common lines without a rawLine.
+type scanner struct {
+	data  []byte // the input, cut at the limit
+	hasCR bool
+	// nx remembers where the next '#' and NUL in the input are: finding
+	// them once per occurrence instead of once per line keeps the per-line
+	// work to the line end and the separator.
+	nx   nextFinder
+	i    int  // start of the next line
+	done bool // the last line (the one without a line end) was read
+	res  scanResult
+}
+
+func newScanner(data []byte, limit int) scanner {
 	var res scanResult
 	// A UTF-8 byte order mark, even a partial one, is skipped at the start
 	// only (robots.cc skips the longest BOM prefix).
@@ -154,56 +176,55 @@ func scan(data []byte, limit int, yield func(*rawLine) bool) scanResult {
 		data = data[:cut]
 	}
 	res.parsedLen = len(data)
-	// Most files have no CR at all: then one scan per line finds its end.
-	hasCR := bytes.IndexByte(data, '\r') >= 0
-	// The next '#' and NUL in the input: finding them once per occurrence
-	// instead of once per line keeps the per-line work to the line end and
-	// the separator.
-	nx := nextFinder{hash: -1, nul: -1}
-	var r rawLine
-	i := res.bomLen
-	num := 0
-	for {
-		j := i
-		rest := data[i:]
-		nl := bytes.IndexByte(rest, '\n')
-		cr := -1
-		if hasCR {
-			if nl >= 0 {
-				cr = bytes.IndexByte(rest[:nl], '\r')
-			} else {
-				cr = bytes.IndexByte(rest, '\r')
-			}
-		}
-		term := 0
-		switch {
-		case cr >= 0:
-			j = i + cr
-			term = 1
-			if j+1 < len(data) && data[j+1] == '\n' {
-				term = 2
-			}
-		case nl >= 0:
-			j = i + nl
-			term = 1
-		default:
-			j = len(data)
-		}
-		num++
-		res.lines = num
-		// Only the fields classify may leave unset are reset: the
-		// offsets of the key and value are read only when it sets them.
-		r.num, r.off, r.full, r.termLen, r.hash = num, i, j, term, -1
-		r.typo, r.noColon, r.cut, r.nul = false, false, false, false
-		classify(data, &r, &nx)
-		if !yield(&r) {
-			return res
-		}
-		if term == 0 {
-			return res
-		}
-		i = j + term
+	return scanner{
+		data: data,
+		// Most files have no CR at all: then one scan per line finds its end.
+		hasCR: bytes.IndexByte(data, '\r') >= 0,
+		nx:    nextFinder{hash: -1, nul: -1},
+		i:     res.bomLen,
+		res:   res,
 	}
+}
+
+// next reads the next line into r, and reports false when there is none.
+func (s *scanner) next(r *rawLine) bool {
+	if s.done {
+		return false
+	}
+	data, i := s.data, s.i
+	rest := data[i:]
+	nl := bytes.IndexByte(rest, '\n')
+	cr := -1
+	if s.hasCR {
+		if nl >= 0 {
+			cr = bytes.IndexByte(rest[:nl], '\r')
+		} else {
+			cr = bytes.IndexByte(rest, '\r')
+		}
+	}
+	var j, term int
+	switch {
+	case cr >= 0:
+		j = i + cr
+		term = 1
+		if j+1 < len(data) && data[j+1] == '\n' {
+			term = 2
+		}
+	case nl >= 0:
+		j = i + nl
+		term = 1
+	default:
+		j = len(data)
+	}
+	s.res.lines++
+	// Only the fields classify may leave unset are reset: the offsets of
+	// the key and value are read only when it sets them.
+	r.num, r.off, r.full, r.termLen, r.hash = s.res.lines, i, j, term, -1
+	r.typo, r.noColon, r.cut, r.nul = false, false, false, false
+	classify(data, r, &s.nx)
+	s.i = j + term
+	s.done = term == 0
+	return true
 }
 
 func lastLineEnd(b []byte) int {

@@ -2,6 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -119,7 +121,11 @@ type Unknown struct {
 func Parse(data []byte) *File { return ParseWith(data, Options{}) }
 
 // ParseWith reads a robots.txt body with the given options.
-func ParseWith(data []byte, o Options) *File {
+func ParseWith(data []byte, o Options) *File { return parse(data, o, o.Profile == Google) }
+
+// parse is ParseWith; fast says whether lines that fastRule takes are taken
+// there (the Google profile), so a test can compare both readings.
+func parse(data []byte, o Options, fast bool) *File {
 	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
 	// Patterns, tokens and agent names are about half of a typical file;
 	// the arena is made for a little more and regrows only for odd files.
@@ -131,13 +137,141 @@ func ParseWith(data []byte, o Options) *File {
 		n = bytes.Count(data, cr) // old Mac line ends
 	}
 	p.rules = make([]rule, 0, min(n+1, len(data)/2+1))
-	res := scan(data, o.maxBytes(), func(r *rawLine) bool {
-		p.line(data, r)
-		return true
-	})
-	p.finish(data, res)
+	s := newScanner(data, o.maxBytes())
+	var r rawLine
+	for {
+		// Most lines of most files are an allow or disallow rule spelled
+		// exactly, with a plain value: those are read straight into the
+		// rule records, the rest line by line through classify.
+		if fast && p.cur >= 0 && p.fastRule(&s) {
+			continue
+		}
+		if !s.next(&r) {
+			break
+		}
+		p.line(data, &r)
+	}
+	p.finish(data, s.res)
 	return p.f
 }
+
+// fastRule reads the line at s.i when it is "Disallow:" or "Allow:" (any
+// case, the colon right after the key) followed by blanks and a value of
+// printable ASCII other than '#' and '%', and nothing but blanks up to its
+// line end; it reports false, having changed nothing, for any other line.
+// For such a line classify and p.line would find no comment, NUL, cut,
+// typo or missing colon, and the value would need no escaping: fastRule
+// records the same rule they would (the test of that is
+// TestFastRuleSameFile).
+func (p *parser) fastRule(s *scanner) bool {
+	data, i := s.data, s.i
+	if len(data)-i < 8 {
+		return false
+	}
+	var v int
+	allow := false
+	switch w := binary.LittleEndian.Uint64(data[i:]) | 0x2020202020202020; {
+	case w == wDisallow && i+8 < len(data) && data[i+8] == ':':
+		v = i + 9
+	case uint32(w) == wAllo && byte(w>>32) == 'w' && data[i+5] == ':':
+		v, allow = i+6, true
+	default:
+		return false
+	}
+	for v < len(data) && data[v] == ' ' {
+		v++
+	}
+	e, star, ok := plainValueEnd(data, v)
+	if !ok {
+		return false
+	}
+	// Blanks, then the line end, within Google's line limit.
+	j := e
+	for j < len(data) && data[j] == ' ' {
+		j++
+	}
+	if j-i > MaxLineBytes {
+		return false
+	}
+	term := 0
+	if j < len(data) {
+		switch data[j] {
+		case '\n':
+			term = 1
+		case '\r':
+			term = 1
+			if j+1 < len(data) && data[j+1] == '\n' {
+				term = 2
+			}
+		default:
+			return false
+		}
+	}
+	s.res.lines++
+	s.i = j + term
+	s.done = term == 0
+	p.addRule(uint32(s.res.lines), data[v:e], allow, true, star)
+	return true
+}
+
+// plainValueEnd returns the end of the run of bytes from v that are
+// printable ASCII but '#' and '%', and the first '*' in it (-1 for none).
+// ok is false when the run ends on a byte that is none of ' ', '\n', '\r'
+// or the end of data: then the line needs the general reading. Eight bytes
+// a round; each test flags exactly the lowest byte it is after.
+func plainValueEnd(data []byte, v int) (e, star int, ok bool) {
+	const lo, hi, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	star = -1
+	i := v
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		w7 := w & low7
+		// ≥ 0x80; < 0x21 (the sum carries into bit 7 from 0x21 up);
+		// 0x7F; '#' or '%' (with '!' and '\'', which OR 0x06 also maps
+		// to 0x27: such lines take the general path).
+		bad := w&hi | ^(w7+lo*0x5f)&hi | (w7+lo)&hi | zero((w|lo*0x06)^(lo*0x27))
+		if star < 0 {
+			if m := zero(w ^ (lo * '*')); m != 0 {
+				star = i + bits.TrailingZeros64(m)/8
+			}
+		}
+		if bad != 0 {
+			e = i + bits.TrailingZeros64(bad)/8
+			break
+		}
+	}
+	if i+8 > len(data) {
+		for e = i; e < len(data) && plainByte[data[e]]; e++ {
+			if data[e] == '*' && star < 0 {
+				star = e
+			}
+		}
+	}
+	if star >= e {
+		star = -1
+	}
+	if star >= 0 {
+		star -= v
+	}
+	if e < len(data) {
+		switch data[e] {
+		case ' ', '\n', '\r':
+		default:
+			return e, star, false
+		}
+	}
+	return e, star, true
+}
+
+// plainByte marks the bytes plainValueEnd takes: printable ASCII but '!',
+// '#', '%' and the apostrophe.
+var plainByte = func() (t [256]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = c != '!' && c != '#' && c != '%' && c != '\''
+	}
+	return t
+}()
 
 var nl, cr = []byte{'\n'}, []byte{'\r'}
 
@@ -271,9 +405,15 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			"put a 'User-agent: *' line (or the crawler's name) above it")
 		return
 	}
+	plain, star := plainPattern(val)
+	p.addRule(uint32(r.num), val, allow, plain, star)
+}
+
+// addRule records a rule of the current group: val is its value as written,
+// plain and star what plainPattern says of it.
+func (p *parser) addRule(num uint32, val []byte, allow, plain bool, star int) {
 	p.sepSeen = true
 	off := len(p.arena)
-	plain, star := plainPattern(val)
 	// pat is the pattern as compared: for a plain pattern, val itself.
 	pat := val
 	switch {
@@ -289,7 +429,7 @@ func (p *parser) rule(r *rawLine, val []byte) {
 		pat = p.arena[off:]
 		star = bytes.IndexByte(pat, '*')
 	}
-	id := p.add(uint32(off), pat, uint32(r.num), allow, star)
+	id := p.add(uint32(off), pat, num, allow, star)
 	if !plain && !equalBytes(pat, val) {
 		if p.f.raw == nil {
 			p.f.raw = make(map[uint32]string)
@@ -304,7 +444,7 @@ func (p *parser) rule(r *rawLine, val []byte) {
 			off2 := len(p.arena)
 			p.arena = append(p.arena, p.arena[off:off+s+1]...)
 			p.arena = append(p.arena, '$')
-			id2 := p.add(uint32(off2), p.arena[off2:], uint32(r.num), true, bytes.IndexByte(p.arena[off2:], '*'))
+			id2 := p.add(uint32(off2), p.arena[off2:], num, true, bytes.IndexByte(p.arena[off2:], '*'))
 			p.rules[id2].lf |= fIndex
 			// Decisions show the rule as written: the index.html line.
 			if p.f.raw == nil {
