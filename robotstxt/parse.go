@@ -127,16 +127,27 @@ func ParseWith(data []byte, o Options) *File { return parse(data, o, o.Profile =
 // there (the Google profile), so a test can compare both readings.
 func parse(data []byte, o Options, fast bool) *File {
 	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
-	// Patterns, tokens and agent names are about half of a typical file;
-	// the arena is made for a little more and regrows only for odd files.
-	p.arena = make([]byte, 0, len(data)*5/8+64)
+	// The arena and the rule records are written into scratch that is
+	// reused from parse to parse, and copied once, at their final size,
+	// when the file is done: writes land in memory the cache already
+	// holds, and the File keeps no spare capacity.
+	sc := parseScratchPool.Get().(*parseScratch)
+	defer sc.put()
+	// Patterns, tokens and agent names are about half of a typical file.
+	if c := len(data)*5/8 + 64; cap(sc.arena) < c {
+		sc.arena = make([]byte, 0, c)
+	}
 	// A file has at most one rule per line (bar Google's index.html
-	// rules): room for that is never regrown, and finish trims it.
+	// rules): room for that is made up front.
 	n := bytes.Count(data, nl)
 	if n == 0 {
 		n = bytes.Count(data, cr) // old Mac line ends
 	}
-	p.rules = make([]rule, 0, min(n+1, len(data)/2+1))
+	if c := min(n+1, len(data)/2+1); cap(sc.rules) < c {
+		sc.rules = make([]rule, 0, c)
+	}
+	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
+	defer func() { sc.arena, sc.rules = p.arena[:0], p.rules[:0] }()
 	s := newScanner(data, o.maxBytes())
 	var r rawLine
 	for {
@@ -274,6 +285,28 @@ var plainByte = func() (t [256]bool) {
 }()
 
 var nl, cr = []byte{'\n'}, []byte{'\r'}
+
+// parseScratch is the arena and rule records of a parse in progress.
+type parseScratch struct {
+	arena []byte
+	rules []rule
+}
+
+var parseScratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
+
+// put returns the scratch to the pool unless a huge file made it large:
+// the pool should not pin megabytes.
+func (sc *parseScratch) put() {
+	if cap(sc.arena) <= maxPooledArena && cap(sc.rules) <= maxPooledRecords {
+		parseScratchPool.Put(sc)
+	}
+}
+
+// The largest scratch kept for reuse: 256 KiB of arena, 256 KiB of rules.
+const (
+	maxPooledArena   = 256 << 10
+	maxPooledRecords = 16 << 10
+)
 
 type parser struct {
 	lazies  []lazyIndex // backing array of the File's lazy indexes
@@ -507,18 +540,11 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
 			Hint:    "save the file as UTF-8"})
 	}
-	// The arena is never written again: view it as a string. Its capacity
-	// was a guess; when much of it is unused, a copy keeps only the bytes.
-	if cap(p.arena)-len(p.arena) > len(p.arena)/8+64 {
-		p.arena = bytes.Clone(p.arena)
+	// The File's own copies of the scratch, exactly as long as they are.
+	f.arena = string(p.arena)
+	if len(p.rules) > 0 {
+		f.rules = slices.Clone(p.rules)
 	}
-	f.arena = bytesString(p.arena)
-	f.rules = p.rules
-	if cap(f.rules)-len(f.rules) > len(f.rules)/8 {
-		// The capacity was a guess from the line count: keep what is used.
-		f.rules = slices.Clone(f.rules)
-	}
-	p.arena = nil
 	arena := f.arena
 
 	// Merge groups per token (RFC 9309 §2.2.1): sort the user-agent lines by

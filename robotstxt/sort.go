@@ -79,32 +79,42 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 const radixMin = 256
 
 // radixSort orders items by word, least significant byte first, using buf
-// (as long as items) as scratch. Byte positions where all items share the
-// byte (the leading '/' of every head, a common directory) are neither
-// counted nor passed over: one OR of differences finds them.
+// (as long as items) as scratch. One pass counts every byte position at
+// once, so each position that sorts costs a single scatter pass; positions
+// where all items share the byte (the leading '/' of every head, a common
+// directory) are neither counted again nor passed over: the same pass ORs
+// the differences that find them.
 func radixSort(items, buf []sortItem) {
 	var diff uint64
 	w0 := items[0].word
+	var c [8][256]uint32
 	for i := range items {
-		diff |= items[i].word ^ w0
+		w := items[i].word
+		diff |= w ^ w0
+		c[0][byte(w)]++
+		c[1][byte(w>>8)]++
+		c[2][byte(w>>16)]++
+		c[3][byte(w>>24)]++
+		c[4][byte(w>>32)]++
+		c[5][byte(w>>40)]++
+		c[6][byte(w>>48)]++
+		c[7][byte(w>>56)]++
 	}
 	src, dst := items, buf
-	for shift := uint(0); shift < 64; shift += 8 {
+	for d := range 8 {
+		shift := uint(8 * d)
 		if byte(diff>>shift) == 0 {
 			continue
 		}
-		var c [256]uint32
-		for i := range src {
-			c[byte(src[i].word>>shift)]++
-		}
+		cd := &c[d]
 		var sum uint32
-		for b := range c {
-			c[b], sum = sum, sum+c[b]
+		for b := range cd {
+			cd[b], sum = sum, sum+cd[b]
 		}
 		for i := range src {
 			b := byte(src[i].word >> shift)
-			dst[c[b]] = src[i]
-			c[b]++
+			dst[cd[b]] = src[i]
+			cd[b]++
 		}
 		src, dst = dst, src
 	}
