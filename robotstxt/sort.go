@@ -1,9 +1,5 @@
 package robotstxt
 
-import (
-	"slices"
-)
-
 // sortItem is one rule while an index is built: the 8 bytes of its head
 // being compared, and its number. The sort sets same when the rule has the
 // same head as the item before it, so the caller finds the distinct heads
@@ -25,15 +21,7 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 	if len(items) >= radixMin {
 		radixSort(items, buf[:len(items)])
 	} else {
-		slices.SortFunc(items, func(a, b sortItem) int {
-			switch {
-			case a.word < b.word:
-				return -1
-			case a.word > b.word:
-				return 1
-			}
-			return 0
-		})
+		sortWords(items)
 	}
 	next := 8 * (depth + 1)
 	for i := 0; i < len(items); {
@@ -55,23 +43,86 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 				}
 				sortRules(run, buf[i:j], rules, arena, depth+1)
 			} else {
-				// Equal heads: best first.
-				slices.SortFunc(run, func(a, b sortItem) int {
-					ra, rb := &rules[a.id], &rules[b.id]
-					switch {
-					case ra.n != rb.n:
-						return int(rb.n) - int(ra.n)
-					case ra.flags()&fAllow != rb.flags()&fAllow:
-						return int(rb.flags()&fAllow) - int(ra.flags()&fAllow)
+				// Equal heads: best first. Such runs are a handful of
+				// rules (a pattern and its variants), so insertion.
+				for k := 1; k < len(run); k++ {
+					x := run[k]
+					m := k
+					for ; m > 0 && outranks(&rules[x.id], &rules[run[m-1].id]); m-- {
+						run[m] = run[m-1]
 					}
-					return int(ra.line()) - int(rb.line())
-				})
+					run[m] = x
+				}
 				for k := 1; k < len(run); k++ {
 					run[k].same = true
 				}
 			}
 		}
 		i = j
+	}
+}
+
+// outranks orders rules with equal heads: longer pattern first, then allow,
+// then the earlier line, as better does.
+func outranks(a, b *rule) bool {
+	if a.n != b.n {
+		return a.n > b.n
+	}
+	if aa, ba := a.flags()&fAllow, b.flags()&fAllow; aa != ba {
+		return aa > ba
+	}
+	return a.line() < b.line()
+}
+
+// sortWords orders items by word (not stably: equal words are ordered
+// afterwards by the caller). It is quicksort with the compare written in,
+// for the short lists below radixMin where a sort through a compare
+// function spends most of its time in the calls; lists under 12 items
+// are insertion sorted. The larger side is looped on, so the stack stays
+// logarithmic.
+func sortWords(a []sortItem) {
+	for len(a) > 12 {
+		// Median of three as the pivot, moved to a[0].
+		m, l := len(a)/2, len(a)-1
+		if a[m].word < a[0].word {
+			a[m], a[0] = a[0], a[m]
+		}
+		if a[l].word < a[0].word {
+			a[l], a[0] = a[0], a[l]
+		}
+		if a[l].word < a[m].word {
+			a[l], a[m] = a[m], a[l]
+		}
+		a[0], a[m] = a[m], a[0]
+		pv := a[0].word
+		// Hoare partition: a[:j+1] ≤ pv ≤ a[j+1:], both sides non-empty.
+		i, j := 0, len(a)
+		for {
+			for i++; a[i].word < pv; i++ {
+			}
+			for j--; a[j].word > pv; j-- {
+			}
+			if i >= j {
+				break
+			}
+			a[i], a[j] = a[j], a[i]
+		}
+		a[0], a[j] = a[j], a[0]
+		if lo, hi := a[:j], a[j+1:]; len(lo) < len(hi) {
+			sortWords(lo)
+			a = hi
+		} else {
+			sortWords(hi)
+			a = lo
+		}
+	}
+	for k := 1; k < len(a); k++ {
+		x := a[k]
+		m := k
+		for ; m > 0 && a[m-1].word > x.word; m-- {
+			a[m] = a[m-1]
+		}
+		a[m] = x
 	}
 }
 

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -66,6 +67,42 @@ func TestSortRules(t *testing.T) {
 			if items[i].id != want[i] {
 				t.Fatalf("round %d: position %d: got rule %d (%q), want %d (%q)\n%s", round, i,
 					items[i].id, f.rules[items[i].id].headIn(f.arena), want[i], f.rules[want[i]].headIn(f.arena), text.String())
+			}
+		}
+	}
+}
+
+// TestSortWords checks the closure-free quicksort on the orders that
+// break naive quicksorts (sorted, reversed, all equal, organ pipe, few
+// distinct words) at every length up to past radixMin.
+func TestSortWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	shapes := map[string]func(i, n int) uint64{
+		"sorted":     func(i, n int) uint64 { return uint64(i) },
+		"reversed":   func(i, n int) uint64 { return uint64(n - i) },
+		"equal":      func(i, n int) uint64 { return 7 },
+		"organ pipe": func(i, n int) uint64 { return uint64(min(i, n-i)) },
+		"few":        func(i, n int) uint64 { return rng.Uint64N(3) << 60 },
+		"random":     func(i, n int) uint64 { return rng.Uint64() },
+	}
+	for name, word := range shapes {
+		for n := 0; n <= radixMin+20; n++ {
+			items := make([]sortItem, n)
+			for i := range items {
+				items[i] = sortItem{word: word(i, n), id: uint32(i)}
+			}
+			want := slices.Clone(items)
+			slices.SortStableFunc(want, func(a, b sortItem) int { return cmp.Compare(a.word, b.word) })
+			sortWords(items)
+			seen := make([]bool, n)
+			for i := range items {
+				if items[i].word != want[i].word {
+					t.Fatalf("%s, %d items: position %d has word %x, want %x", name, n, i, items[i].word, want[i].word)
+				}
+				if seen[items[i].id] {
+					t.Fatalf("%s, %d items: item %d twice", name, n, items[i].id)
+				}
+				seen[items[i].id] = true
 			}
 		}
 	}
