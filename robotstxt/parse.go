@@ -148,6 +148,10 @@ func parse(data []byte, o Options, fast bool) *File {
 	}
 	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
 	defer func() { sc.arena, sc.rules = p.arena[:0], p.rules[:0] }()
+	// Groups and user-agent lines grow in the scratch too; finish gives
+	// the File its own copies.
+	p.sc = sc
+	p.f.groups, p.f.uas = sc.groups[:0], sc.uas[:0]
 	s := newScanner(data, o.maxBytes())
 	var r rawLine
 	for {
@@ -288,8 +292,11 @@ var nl, cr = []byte{'\n'}, []byte{'\r'}
 
 // parseScratch is the arena and rule records of a parse in progress.
 type parseScratch struct {
-	arena []byte
-	rules []rule
+	arena  []byte
+	rules  []rule
+	groups []group
+	uas    []uaLine
+	order  []int32
 }
 
 var parseScratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
@@ -297,7 +304,9 @@ var parseScratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
 // put returns the scratch to the pool unless a huge file made it large:
 // the pool should not pin megabytes.
 func (sc *parseScratch) put() {
-	if cap(sc.arena) <= maxPooledArena && cap(sc.rules) <= maxPooledRecords {
+	if cap(sc.arena) <= maxPooledArena && cap(sc.rules) <= maxPooledRecords &&
+		cap(sc.groups) <= maxPooledRecords && cap(sc.uas) <= maxPooledRecords &&
+		cap(sc.order) <= maxPooledRecords {
 		parseScratchPool.Put(sc)
 	}
 }
@@ -309,6 +318,7 @@ const (
 )
 
 type parser struct {
+	sc      *parseScratch
 	lazies  []lazyIndex // backing array of the File's lazy indexes
 	rules   []rule      // every rule, by number
 	f       *File
@@ -488,6 +498,14 @@ func (p *parser) addRule(num uint32, val []byte, allow, plain bool, star int) {
 	}
 }
 
+// cloneOrNil copies s at its length; nil when it is empty.
+func cloneOrNil[S ~[]E, E any](s S) S {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
+}
+
 func equalBytes(a, b []byte) bool { return string(a) == string(b) }
 
 // add records a rule whose compared pattern pat is at arena[off:] and whose
@@ -545,11 +563,14 @@ func (p *parser) finish(data []byte, res scanResult) {
 	if len(p.rules) > 0 {
 		f.rules = slices.Clone(p.rules)
 	}
+	p.sc.groups, p.sc.uas = f.groups[:0], f.uas[:0]
+	f.groups, f.uas = cloneOrNil(f.groups), cloneOrNil(f.uas)
 	arena := f.arena
 
 	// Merge groups per token (RFC 9309 §2.2.1): sort the user-agent lines by
 	// token, "*" first, and build one entry per distinct token.
-	order := make([]int32, len(f.uas))
+	order := slices.Grow(p.sc.order[:0], len(f.uas))[:len(f.uas)]
+	defer func() { p.sc.order = order[:0] }()
 	for k := range order {
 		order[k] = int32(k)
 	}
