@@ -202,29 +202,47 @@ func (s *scanner) next(r *rawLine) bool {
 			cr = bytes.IndexByte(rest, '\r')
 		}
 	}
-	var j, term int
+	j := len(data)
 	switch {
 	case cr >= 0:
 		j = i + cr
-		term = 1
-		if j+1 < len(data) && data[j+1] == '\n' {
-			term = 2
-		}
 	case nl >= 0:
 		j = i + nl
-		term = 1
-	default:
-		j = len(data)
 	}
-	s.res.lines++
+	term := lineEnd(data, j)
 	// Only the fields classify may leave unset are reset: the offsets of
 	// the key and value are read only when it sets them.
-	r.num, r.off, r.full, r.termLen, r.hash = s.res.lines, i, j, term, -1
+	r.num, r.off, r.full, r.termLen, r.hash = s.advance(j, term), i, j, term, -1
 	r.typo, r.noColon, r.cut, r.nul = false, false, false, false
 	classify(data, r, &s.nx)
+	return true
+}
+
+// lineEnd returns the length of the line end at data[j]: 1 for LF or a
+// CR alone, 2 for CRLF, 0 at the end of data, and -1 for any other byte.
+func lineEnd(data []byte, j int) int {
+	if j >= len(data) {
+		return 0
+	}
+	switch data[j] {
+	case '\n':
+		return 1
+	case '\r':
+		if j+1 < len(data) && data[j+1] == '\n' {
+			return 2
+		}
+		return 1
+	}
+	return -1
+}
+
+// advance moves the scanner past a line that ends at j with a line end of
+// term bytes, and returns the line's number.
+func (s *scanner) advance(j, term int) int {
+	s.res.lines++
 	s.i = j + term
 	s.done = term == 0
-	return true
+	return s.res.lines
 }
 
 func lastLineEnd(b []byte) int {

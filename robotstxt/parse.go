@@ -127,32 +127,30 @@ func ParseWith(data []byte, o Options) *File { return parse(data, o, o.Profile =
 // there (the Google profile), so a test can compare both readings.
 func parse(data []byte, o Options, fast bool) *File {
 	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
-	// The arena and the rule records are written into scratch that is
-	// reused from parse to parse, and copied once, at their final size,
-	// when the file is done: writes land in memory the cache already
-	// holds, and the File keeps no spare capacity.
+	s := newScanner(data, o.maxBytes())
+	// What the File keeps grows in scratch reused from parse to parse, and
+	// finish gives the File one copy of each at its final size (own):
+	// writes land in memory the cache already holds, and the File keeps no
+	// spare capacity. Sizes come from the part of the input that is read,
+	// not from a body that the limit cuts.
 	sc := parseScratchPool.Get().(*parseScratch)
 	defer sc.put()
 	// Patterns, tokens and agent names are about half of a typical file.
-	if c := len(data)*5/8 + 64; cap(sc.arena) < c {
+	if c := len(s.data)*5/8 + 64; cap(sc.arena) < c {
 		sc.arena = make([]byte, 0, c)
 	}
 	// A file has at most one rule per line (bar Google's index.html
 	// rules): room for that is made up front.
-	n := bytes.Count(data, nl)
+	n := bytes.Count(s.data, nl)
 	if n == 0 {
-		n = bytes.Count(data, cr) // old Mac line ends
+		n = bytes.Count(s.data, cr) // old Mac line ends
 	}
-	if c := min(n+1, len(data)/2+1); cap(sc.rules) < c {
+	if c := min(n+1, len(s.data)/2+1); cap(sc.rules) < c {
 		sc.rules = make([]rule, 0, c)
 	}
-	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
-	defer func() { sc.arena, sc.rules = p.arena[:0], p.rules[:0] }()
-	// Groups and user-agent lines grow in the scratch too; finish gives
-	// the File its own copies.
 	p.sc = sc
+	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
 	p.f.groups, p.f.uas = sc.groups[:0], sc.uas[:0]
-	s := newScanner(data, o.maxBytes())
 	var r rawLine
 	for {
 		// Most lines of most files are an allow or disallow rule spelled
@@ -208,24 +206,11 @@ func (p *parser) fastRule(s *scanner) bool {
 	if j-i > MaxLineBytes {
 		return false
 	}
-	term := 0
-	if j < len(data) {
-		switch data[j] {
-		case '\n':
-			term = 1
-		case '\r':
-			term = 1
-			if j+1 < len(data) && data[j+1] == '\n' {
-				term = 2
-			}
-		default:
-			return false
-		}
+	term := lineEnd(data, j)
+	if term < 0 {
+		return false
 	}
-	s.res.lines++
-	s.i = j + term
-	s.done = term == 0
-	p.addRule(uint32(s.res.lines), data[v:e], allow, true, star)
+	p.addRule(uint32(s.advance(j, term)), data[v:e], allow, true, star)
 	return true
 }
 
@@ -235,8 +220,7 @@ func (p *parser) fastRule(s *scanner) bool {
 // or the end of data: then the line needs the general reading. Eight bytes
 // a round; each test flags exactly the lowest byte it is after.
 func plainValueEnd(data []byte, v int) (e, star int, ok bool) {
-	const lo, hi, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	const low7 = 0x7f7f7f7f7f7f7f7f
 	star = -1
 	i := v
 	for ; i+8 <= len(data); i += 8 {
@@ -245,9 +229,9 @@ func plainValueEnd(data []byte, v int) (e, star int, ok bool) {
 		// ≥ 0x80; < 0x21 (the sum carries into bit 7 from 0x21 up);
 		// 0x7F; '#' or '%' (with '!' and '\'', which OR 0x06 also maps
 		// to 0x27: such lines take the general path).
-		bad := w&hi | ^(w7+lo*0x5f)&hi | (w7+lo)&hi | zero((w|lo*0x06)^(lo*0x27))
+		bad := w&bytesHi | ^(w7+bytesLo*0x5f)&bytesHi | (w7+bytesLo)&bytesHi | zeroBytes((w|bytesLo*0x06)^(bytesLo*0x27))
 		if star < 0 {
-			if m := zero(w ^ (lo * '*')); m != 0 {
+			if m := zeroBytes(w ^ (bytesLo * '*')); m != 0 {
 				star = i + bits.TrailingZeros64(m)/8
 			}
 		}
@@ -290,7 +274,8 @@ var plainByte = func() (t [256]bool) {
 
 var nl, cr = []byte{'\n'}, []byte{'\r'}
 
-// parseScratch is the arena and rule records of a parse in progress.
+// parseScratch holds what a parse in progress grows: the arena, the rule
+// records, the groups, the user-agent lines and finish's token order.
 type parseScratch struct {
 	arena  []byte
 	rules  []rule
@@ -311,7 +296,8 @@ func (sc *parseScratch) put() {
 	}
 }
 
-// The largest scratch kept for reuse: 256 KiB of arena, 256 KiB of rules.
+// The largest scratch kept for reuse: 256 KiB of arena and 16 Ki records
+// of each kind (256 KiB of rules, groups or user-agent lines).
 const (
 	maxPooledArena   = 256 << 10
 	maxPooledRecords = 16 << 10
@@ -558,19 +544,12 @@ func (p *parser) finish(data []byte, res scanResult) {
 			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
 			Hint:    "save the file as UTF-8"})
 	}
-	// The File's own copies of the scratch, exactly as long as they are.
-	f.arena = string(p.arena)
-	if len(p.rules) > 0 {
-		f.rules = slices.Clone(p.rules)
-	}
-	p.sc.groups, p.sc.uas = f.groups[:0], f.uas[:0]
-	f.groups, f.uas = cloneOrNil(f.groups), cloneOrNil(f.uas)
+	p.own()
 	arena := f.arena
 
 	// Merge groups per token (RFC 9309 §2.2.1): sort the user-agent lines by
 	// token, "*" first, and build one entry per distinct token.
 	order := slices.Grow(p.sc.order[:0], len(f.uas))[:len(f.uas)]
-	defer func() { p.sc.order = order[:0] }()
 	for k := range order {
 		order[k] = int32(k)
 	}
@@ -625,6 +604,18 @@ func (p *parser) finish(data []byte, res scanResult) {
 		i = j
 	}
 	f.entInts = ints
+	p.sc.order = order[:0]
+}
+
+// own gives the File its own copies of what grew in the scratch, each at
+// its length, and hands the scratch back the arrays it grew into, so the
+// next parse starts with them.
+func (p *parser) own() {
+	f, sc := p.f, p.sc
+	f.arena = string(p.arena)
+	sc.arena, sc.rules, sc.groups, sc.uas = p.arena[:0], p.rules[:0], f.groups[:0], f.uas[:0]
+	f.rules, f.groups, f.uas = cloneOrNil(p.rules), cloneOrNil(f.groups), cloneOrNil(f.uas)
+	p.arena, p.rules = nil, nil
 }
 
 // lazyIndex is the index of one set of merged groups, built on first use.

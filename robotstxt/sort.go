@@ -48,7 +48,7 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 				for k := 1; k < len(run); k++ {
 					x := run[k]
 					m := k
-					for ; m > 0 && outranks(&rules[x.id], &rules[run[m-1].id]); m-- {
+					for ; m > 0 && better(&rules[run[m-1].id], &rules[x.id]); m-- {
 						run[m] = run[m-1]
 					}
 					run[m] = x
@@ -62,23 +62,11 @@ func sortRules(items, buf []sortItem, rules []rule, arena string, depth int) {
 	}
 }
 
-// outranks orders rules with equal heads: longer pattern first, then allow,
-// then the earlier line, as better does.
-func outranks(a, b *rule) bool {
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	if aa, ba := a.flags()&fAllow, b.flags()&fAllow; aa != ba {
-		return aa > ba
-	}
-	return a.line() < b.line()
-}
-
 // sortWords orders items by word (not stably: equal words are ordered
 // afterwards by the caller). It is quicksort with the compare written in,
 // for the short lists below radixMin where a sort through a compare
-// function spends most of its time in the calls; lists under 12 items
-// are insertion sorted. The larger side is looped on, so the stack stays
+// function spends most of its time in the calls; lists of 12 items or
+// fewer are insertion sorted. The larger side is looped on, so the stack stays
 // logarithmic.
 func sortWords(a []sortItem) {
 	for len(a) > 12 {

@@ -99,20 +99,27 @@ func bytesString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// Word-at-a-time byte tests: bytesLo has 1 in every byte of a word,
+// bytesHi the top bit of every byte.
+const bytesLo, bytesHi = 0x0101010101010101, 0x8080808080808080
+
+// zeroBytes sets the top bit of each zero byte of x. Only bytes above a
+// true zero byte can be flagged falsely, so whether any byte is flagged,
+// and which is the lowest, are exact.
+func zeroBytes(x uint64) uint64 { return (x - bytesLo) &^ x & bytesHi }
+
 // authorityLen returns the length of the authority at the start of s: the
 // bytes before the first '/', '?', ';' or '#'. It tests 8 bytes at a time
 // (a zero byte in w^c marks c; the lowest flagged byte is exact).
 func authorityLen(s string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	p := unsafe.Pointer(unsafe.StringData(s))
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		// In bounds: i+8 <= len(s). A host is a few words, and this loop
 		// is a good part of a check given a full URL.
 		w := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, i)), 8))
-		z := func(x uint64) uint64 { return (x - lo) &^ x & hi }
 		// '/' (0x2F) and '?' (0x3F) differ only in bit 4: one test for both.
-		if m := z((w|lo*0x10)^(lo*'?')) | z(w^(lo*';')) | z(w^(lo*'#')); m != 0 {
+		if m := zeroBytes((w|bytesLo*0x10)^(bytesLo*'?')) | zeroBytes(w^(bytesLo*';')) | zeroBytes(w^(bytesLo*'#')); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -192,20 +199,16 @@ func escapePattern(dst, v []byte) []byte {
 // bytes seen twice change nothing, and a '*' among them would have been
 // found the first time.
 func plainPattern(v []byte) (plain bool, star int) {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	// zero flags the zero bytes of x; only bytes above a true zero byte can
-	// be flagged falsely, so "any" and the lowest flag are exact.
-	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
 	n := len(v)
 	if n < 8 {
 		// Zero padding is neither '%', '*' nor ≥ 0x80.
 		var b [8]byte
 		copy(b[:], v)
 		w := binary.LittleEndian.Uint64(b[:])
-		if w&hi|zero(w^(lo*'%')) != 0 {
+		if w&bytesHi|zeroBytes(w^(bytesLo*'%')) != 0 {
 			return false, -1
 		}
-		if m := zero(w ^ (lo * '*')); m != 0 {
+		if m := zeroBytes(w ^ (bytesLo * '*')); m != 0 {
 			return true, bits.TrailingZeros64(m) / 8
 		}
 		return true, -1
@@ -216,11 +219,11 @@ func plainPattern(v []byte) (plain bool, star int) {
 			i = n - 8
 		}
 		w := binary.LittleEndian.Uint64(v[i:])
-		if w&hi|zero(w^(lo*'%')) != 0 {
+		if w&bytesHi|zeroBytes(w^(bytesLo*'%')) != 0 {
 			return false, -1
 		}
 		if star < 0 {
-			if m := zero(w ^ (lo * '*')); m != 0 {
+			if m := zeroBytes(w ^ (bytesLo * '*')); m != 0 {
 				star = i + bits.TrailingZeros64(m)/8
 			}
 		}
