@@ -151,6 +151,7 @@ func parse(data []byte, o Options, fast bool) *File {
 	p.sc = sc
 	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
 	p.f.groups, p.f.uas = sc.groups[:0], sc.uas[:0]
+	sc.sitemaps, sc.unknown = sc.sitemaps[:0], sc.unknown[:0]
 	var r rawLine
 	for {
 		// Most lines of most files are an allow or disallow rule spelled
@@ -275,13 +276,34 @@ var plainByte = func() (t [256]bool) {
 var nl, cr = []byte{'\n'}, []byte{'\r'}
 
 // parseScratch holds what a parse in progress grows: the arena, the rule
-// records, the groups, the user-agent lines and finish's token order.
+// records, the groups, the user-agent lines, the Sitemap and unknown lines
+// and finish's token order.
 type parseScratch struct {
-	arena  []byte
-	rules  []rule
-	groups []group
-	uas    []uaLine
-	order  []int32
+	arena    []byte
+	rules    []rule
+	groups   []group
+	uas      []uaLine
+	sitemaps []textLine
+	unknown  []textLine
+	order    []int32
+}
+
+// textLine is a Sitemap or unknown line while the file is parsed: its key
+// (empty for Sitemap) and value as written are in the arena, the key at
+// off and the value right after it. own turns them into the File's
+// Sitemap and Unknown values, whose strings are then slices of the File's
+// arena: one allocation for all their text instead of one or two a line.
+type textLine struct {
+	off, keyLen, valLen uint32
+	line, group         int32
+}
+
+// text copies a line's key and value to the arena.
+func (p *parser) text(key, val []byte, line int) textLine {
+	t := textLine{off: uint32(len(p.arena)), keyLen: uint32(len(key)), valLen: uint32(len(val)), line: int32(line), group: int32(p.cur)}
+	p.arena = append(p.arena, key...)
+	p.arena = append(p.arena, val...)
+	return t
 }
 
 var parseScratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
@@ -291,6 +313,7 @@ var parseScratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
 func (sc *parseScratch) put() {
 	if cap(sc.arena) <= maxPooledArena && cap(sc.rules) <= maxPooledRecords &&
 		cap(sc.groups) <= maxPooledRecords && cap(sc.uas) <= maxPooledRecords &&
+		cap(sc.sitemaps) <= maxPooledRecords && cap(sc.unknown) <= maxPooledRecords &&
 		cap(sc.order) <= maxPooledRecords {
 		parseScratchPool.Put(sc)
 	}
@@ -362,20 +385,23 @@ func (p *parser) line(data []byte, r *rawLine) {
 	case KeyAllow, KeyDisallow:
 		p.rule(r, val)
 	case KeySitemap:
-		p.f.sitemaps = append(p.f.sitemaps, Sitemap{URL: string(val), Line: r.num})
+		p.sc.sitemaps = append(p.sc.sitemaps, p.text(nil, val, r.num))
 	case KeyUnknown:
-		p.f.unknown = append(p.f.unknown, Unknown{Key: string(key), Value: string(val), Line: r.num, Group: p.cur})
+		p.sc.unknown = append(p.sc.unknown, p.text(key, val, r.num))
 	default:
 		p.extension(r, string(key), string(val))
 	}
 }
 
 // clip quotes at most 80 bytes of a value in a message, so a hostile
-// 16 KB line costs no more than a normal one to report.
+// 16 KB line costs no more than a normal one to report. Up to 80 bytes it
+// returns a view of b, not a copy: every caller puts it into a
+// concatenation with a literal, which copies it, so a message costs one
+// allocation and never shares memory with the input.
 func clip(b []byte) string {
 	const max = 80
 	if len(b) <= max {
-		return string(b)
+		return bytesString(b)
 	}
 	cut := max
 	for cut > 0 && !utf8.RuneStart(b[cut]) {
@@ -616,6 +642,24 @@ func (p *parser) own() {
 	sc.arena, sc.rules, sc.groups, sc.uas = p.arena[:0], p.rules[:0], f.groups[:0], f.uas[:0]
 	f.rules, f.groups, f.uas = cloneOrNil(p.rules), cloneOrNil(f.groups), cloneOrNil(f.uas)
 	p.arena, p.rules = nil, nil
+	if len(sc.sitemaps) > 0 {
+		f.sitemaps = make([]Sitemap, len(sc.sitemaps))
+		for i, t := range sc.sitemaps {
+			f.sitemaps[i] = Sitemap{URL: t.value(f.arena), Line: int(t.line)}
+		}
+	}
+	if len(sc.unknown) > 0 {
+		f.unknown = make([]Unknown, len(sc.unknown))
+		for i, t := range sc.unknown {
+			f.unknown[i] = Unknown{Key: f.arena[t.off : t.off+t.keyLen], Value: t.value(f.arena), Line: int(t.line), Group: int(t.group)}
+		}
+	}
+	sc.sitemaps, sc.unknown = sc.sitemaps[:0], sc.unknown[:0]
+}
+
+func (t textLine) value(arena string) string {
+	v := t.off + t.keyLen
+	return arena[v : v+t.valLen]
 }
 
 // lazyIndex is the index of one set of merged groups, built on first use.

@@ -7,12 +7,15 @@ import (
 	"testing"
 )
 
-// TestFileOwnsItsMemory: a parse grows the arena, rules, groups and
-// user-agent lines in scratch that the next parse reuses. A File must keep
-// none of it, so parsing other files afterwards leaves it as it was.
+// TestFileOwnsItsMemory: a parse grows the arena, rules, groups,
+// user-agent, Sitemap and unknown lines in scratch that the next parse
+// reuses. A File must keep none of it, so parsing other files afterwards
+// leaves it as it was; nor may it keep the input, which the caller may
+// overwrite.
 func TestFileOwnsItsMemory(t *testing.T) {
-	a := []byte("User-agent: a\nUser-agent: b\nDisallow: /a/\nUser-agent: *\nAllow: /x/index.html\nDisallow: /%7e\nDisallow: /*.pdf$\n")
-	other := bytes.Repeat([]byte("User-agent: zzzzzzzz\nDisallow: /zzzzzzzzzzzzzzzz\nAllow: /yyyyyyyy*\n"), 40)
+	a := []byte("User-agent: a\nUser-agent: b\nDisallow: /a/\nUser-agent: *\nAllow: /x/index.html\nDisallow: /%7e\nDisallow: /*.pdf$\n" +
+		"Sitemap: https://example.com/s.xml\nFoo: bar\nUser-agent: bot/1.0\nDisallow /no-colon\n")
+	other := bytes.Repeat([]byte("User-agent: zzzzzzzz\nDisallow: /zzzzzzzzzzzzzzzz\nAllow: /yyyyyyyy*\nSitemap: https://zzz.test/zzzzzz\nQqqqq: qqqqqqqqqq\n"), 40)
 	// The pool hands a parse the scratch the parse before it put back
 	// (under -race it drops some of what is put back), so each round grows
 	// the scratch past what a needs, parses a into it, then parses over it.
@@ -28,7 +31,18 @@ func TestFileOwnsItsMemory(t *testing.T) {
 			t.Fatalf("round %d: a File changed when later files were parsed:\n got %s\nwant %s", round, got, want)
 		}
 	}
-	f := Parse(a)
+	in := bytes.Clone(a)
+	f := Parse(in)
+	want := snapshot(f)
+	for i := range in {
+		in[i] = 'x'
+	}
+	if got := snapshot(f); got != want {
+		t.Fatalf("a File changed when its input was overwritten:\n got %s\nwant %s", got, want)
+	}
+	if len(f.Sitemaps()) != 1 || len(f.Unknown()) != 1 || len(f.Diagnostics()) < 2 {
+		t.Fatalf("the test file lost its point: sitemaps %v, unknown %v, diagnostics %v", f.Sitemaps(), f.Unknown(), f.Diagnostics())
+	}
 	if d := f.Agent("b").Check("/a/x"); d.Allowed || d.Rule.Line != 3 {
 		t.Errorf("b, /a/x: %+v, want disallowed by line 3", d)
 	}
@@ -39,7 +53,8 @@ func TestFileOwnsItsMemory(t *testing.T) {
 
 // snapshot renders what a File keeps from its parse into a new string.
 func snapshot(f *File) string {
-	return fmt.Sprintf("arena %q\nrules %v\ngroups %v\nuas %v", f.arena, f.rules, f.groups, f.uas)
+	return fmt.Sprintf("arena %q\nrules %v\ngroups %v\nuas %v\nsitemaps %+v\nunknown %+v\ndiagnostics %+v",
+		f.arena, f.rules, f.groups, f.uas, f.sitemaps, f.unknown, f.diags)
 }
 
 // TestParseSizesFromLimit: what a parse allocates follows the part of the
