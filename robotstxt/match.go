@@ -224,10 +224,13 @@ func buildIndex(f *File, groups []int, inPlace bool) *index {
 	return ix
 }
 
-// Scratch of larger builds is left to the GC, so the pools stay small.
+// Scratch of larger builds is left to the GC, so the pools stay small:
+// they keep what the largest group of a file within the default limit
+// needs (the corpus's largest, 19,125 rules, sorts in 38,250 items), about
+// 1.5 MiB in all.
 const (
-	maxPooledItems = 8 << 10
-	maxPooledRules = 4 << 10
+	maxPooledItems = 64 << 10
+	maxPooledRules = 32 << 10
 )
 
 var (

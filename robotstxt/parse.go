@@ -319,11 +319,12 @@ func (sc *parseScratch) put() {
 	}
 }
 
-// The largest scratch kept for reuse: 256 KiB of arena and 16 Ki records
-// of each kind (256 KiB of rules, groups or user-agent lines).
+// The largest scratch kept for reuse: 512 KiB of arena, enough for a file
+// at the default limit, and 32 Ki records of each kind (512 KiB of rules,
+// groups or user-agent lines).
 const (
-	maxPooledArena   = 256 << 10
-	maxPooledRecords = 16 << 10
+	maxPooledArena   = 512 << 10
+	maxPooledRecords = 32 << 10
 )
 
 type parser struct {
