@@ -13,10 +13,13 @@ import (
 // TestLargeIndexAgainstReference checks files with many keys against the
 // slow reference model: hundreds of heads, heads of up to 8 bytes
 // (compared in their word alone) and longer ones sharing 8-byte prefixes,
-// prefixes of each other, wildcards and anchors.
+// prefixes of each other, wildcards and anchors. Stems of 15 to 17 bytes
+// put heads on both sides of 16 bytes, where the second 8-byte chunk of a
+// head stops deciding alone.
 func TestLargeIndexAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	stems := []string{"/", "/a", "/ab", "/abcdefg", "/abcdefgh", "/abcdefghi", "/abcdefgh/x", "/b", "/shop/item", "/shop/items/"}
+	stems := []string{"/", "/a", "/ab", "/abcdefg", "/abcdefgh", "/abcdefghi", "/abcdefgh/x", "/b", "/shop/item", "/shop/items/",
+		"/abcdefghijklmn", "/abcdefghijklmno", "/abcdefghijklmnop", "/abcdefgh/xbgh/"}
 	piece := func() string {
 		const alpha = "abgh/xi.?=*"
 		var b strings.Builder
@@ -25,7 +28,7 @@ func TestLargeIndexAgainstReference(t *testing.T) {
 		}
 		return b.String()
 	}
-	for round := range 10 {
+	for round := range 30 {
 		var body strings.Builder
 		body.WriteString("User-agent: *\n")
 		for range 40 + rng.IntN(400) {
