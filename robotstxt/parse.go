@@ -151,7 +151,7 @@ func parse(data []byte, o Options, fast bool) *File {
 	p.sc = sc
 	p.arena, p.rules = sc.arena[:0], sc.rules[:0]
 	p.f.groups, p.f.uas = sc.groups[:0], sc.uas[:0]
-	sc.sitemaps, sc.unknown = sc.sitemaps[:0], sc.unknown[:0]
+	sc.sitemaps, sc.unknown, sc.diags = sc.sitemaps[:0], sc.unknown[:0], sc.diags[:0]
 	var r rawLine
 	for {
 		// Most lines of most files are an allow or disallow rule spelled
@@ -285,7 +285,10 @@ type parseScratch struct {
 	uas      []uaLine
 	sitemaps []textLine
 	unknown  []textLine
-	order    []int32
+	// diags hold strings: own clears what it copies, so the pool keeps
+	// no message alive.
+	diags []Diagnostic
+	order []int32
 }
 
 // textLine is a Sitemap or unknown line while the file is parsed: its key
@@ -314,7 +317,7 @@ func (sc *parseScratch) put() {
 	if cap(sc.arena) <= maxPooledArena && cap(sc.rules) <= maxPooledRecords &&
 		cap(sc.groups) <= maxPooledRecords && cap(sc.uas) <= maxPooledRecords &&
 		cap(sc.sitemaps) <= maxPooledRecords && cap(sc.unknown) <= maxPooledRecords &&
-		cap(sc.order) <= maxPooledRecords {
+		cap(sc.diags) <= maxPooledRecords && cap(sc.order) <= maxPooledRecords {
 		parseScratchPool.Put(sc)
 	}
 }
@@ -338,7 +341,7 @@ type parser struct {
 }
 
 func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {
-	p.f.diags = append(p.f.diags, Diagnostic{Line: r.num, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+	p.sc.diags = append(p.sc.diags, Diagnostic{Line: r.num, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
 func (p *parser) line(data []byte, r *rawLine) {
@@ -561,13 +564,13 @@ func (p *parser) finish(data []byte, res scanResult) {
 		// The input was cut at a line end, so the last line scanned is the
 		// empty one after it: its number is the first line not read.
 		ln := res.lines
-		f.diags = append(f.diags, Diagnostic{Line: ln, Column: 1, Severity: Error, Code: "size-limit",
+		p.sc.diags = append(p.sc.diags, Diagnostic{Line: ln, Column: 1, Severity: Error, Code: "size-limit",
 			Message: "file is " + itoa(len(data)) + " bytes; only the first " + itoa(res.parsedLen) + " (up to the last line end within the limit) are read",
 			Hint:    "keep robots.txt under 500 KiB: crawlers ignore everything after the limit (RFC 9309 §2.5)"})
 	}
 	if !utf8.Valid(data[res.bomLen:res.parsedLen]) {
 		ln, col := firstInvalidUTF8(data[:res.parsedLen], res.bomLen)
-		f.diags = append(f.diags, Diagnostic{Line: ln, Column: col, Severity: Warning, Code: "invalid-utf8",
+		p.sc.diags = append(p.sc.diags, Diagnostic{Line: ln, Column: col, Severity: Warning, Code: "invalid-utf8",
 			Message: "bytes that are not UTF-8; robots.txt must be UTF-8 (RFC 9309 §2.3) and such rules may never match",
 			Hint:    "save the file as UTF-8"})
 	}
@@ -656,6 +659,9 @@ func (p *parser) own() {
 		}
 	}
 	sc.sitemaps, sc.unknown = sc.sitemaps[:0], sc.unknown[:0]
+	f.diags = cloneOrNil(sc.diags)
+	clear(sc.diags)
+	sc.diags = sc.diags[:0]
 }
 
 func (t textLine) value(arena string) string {
