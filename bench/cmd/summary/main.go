@@ -284,7 +284,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	// Absolute targets.
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Absolute targets of issue 2 (this machine, shared with other work during the run):")
+	fmt.Fprintln(w, "Absolute targets of issue 2 (this machine; machine.txt gives the load during the run):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| target | rep | met |")
 	fmt.Fprintln(w, "|---|---|---|")
