@@ -94,6 +94,9 @@ func TestPeerVectors(t *testing.T) {
 		if d2 := f.Agent(v.Agent).Check(v.URL); d2.Allowed != d.Allowed || d2.Rule.Line != d.Rule.Line {
 			t.Errorf("vector %d: Agent().Check and File.Check disagree", i)
 		}
+		if f.Agent(v.Agent).Allowed(v.URL) != d.Allowed {
+			t.Errorf("vector %d: Agent().Allowed and File.Check disagree", i)
+		}
 	}
 	t.Logf("%d of %d vectors pass", len(vs)-failed, len(vs))
 }

@@ -75,6 +75,9 @@ func TestGoogleAnswers(t *testing.T) {
 		}
 		n++
 		d := a.Check(url)
+		if a.Allowed(url) != d.Allowed {
+			t.Errorf("%s %s %s: Allowed says %v, Check says %v", agent, host, url, !d.Allowed, d.Allowed)
+		}
 		if isRobotsTxtURL(url) {
 			exempt++
 			if !d.Allowed {

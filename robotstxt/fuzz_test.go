@@ -159,10 +159,14 @@ func FuzzMatch(f *testing.F) {
 			return // full User-Agent reduction is rep's addition, not Google's
 		}
 		wantA, wantL := refDecide(body, agent, path)
-		d := robotstxt.ParseWith(body, robotstxt.Options{MaxBytes: -1}).Check(agent, "http://h"+path)
+		f := robotstxt.ParseWith(body, robotstxt.Options{MaxBytes: -1})
+		d := f.Check(agent, "http://h"+path)
 		if d.Allowed != wantA || d.Rule.Line != wantL {
 			t.Fatalf("agent %q path %q: got allowed=%v line=%d (%s), reference allowed=%v line=%d\n%q",
 				agent, path, d.Allowed, d.Rule.Line, d.Rule, wantA, wantL, body)
+		}
+		if got := f.Agent(agent).Allowed("http://h" + path); got != wantA {
+			t.Fatalf("agent %q path %q: Allowed says %v, reference %v\n%q", agent, path, got, wantA, body)
 		}
 	})
 }

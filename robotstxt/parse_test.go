@@ -297,7 +297,7 @@ Sitemap: https://example.com/b.xml
 	}
 }
 
-// TestCheckAllocs pins "a check allocates nothing".
+// TestCheckAllocs pins "a check allocates nothing", for Check and Allowed.
 func TestCheckAllocs(t *testing.T) {
 	f := robotstxt.Parse([]byte("User-agent: *\nDisallow: /a*b$\nAllow: /a/\nDisallow: /\n"))
 	a := f.Agent("Googlebot")
@@ -308,6 +308,9 @@ func TestCheckAllocs(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(100, func() { rf.Check(u) }); n != 0 {
 			t.Errorf("rfc9309 Check(%q) allocates %v times", u, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { a.Allowed(u); rf.Allowed(u) }); n != 0 {
+			t.Errorf("Allowed(%q) allocates %v times", u, n)
 		}
 		if n := testing.AllocsPerRun(100, func() { f.Check("Googlebot", u) }); n != 0 {
 			t.Errorf("File.Check(%q) allocates %v times", u, n)
