@@ -12,7 +12,8 @@
 //	}
 //
 // A parsed [File] is immutable and safe for concurrent use; [Agent.Check]
-// does not allocate for URLs up to 2 KiB. The work that only some queries
+// does not allocate for URLs up to 2 KiB, and [Agent.Allowed] answers the
+// verdict alone without building the Decision. The work that only some queries
 // need is done on first use, once: a group's index when an Agent first
 // needs it, and the shared wildcard matcher (below) on the first long path.
 //
