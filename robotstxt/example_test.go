@@ -62,3 +62,17 @@ func ExampleAgent_CrawlDelay() {
 	fmt.Println(d, line, ok)
 	// Output: 5s 2 true
 }
+
+// A crawler that needs only the verdict asks Allowed: the same rule decides
+// as in Check, without the Decision around it.
+func ExampleAgent_Allowed() {
+	f := robotstxt.Parse([]byte("User-agent: *\nDisallow: /private/\nAllow: /private/press/\n"))
+	a := f.Agent("ExampleBot")
+	for _, u := range []string{"https://example.com/private/x", "https://example.com/private/press/1", "/public"} {
+		fmt.Println(a.Allowed(u), u)
+	}
+	// Output:
+	// false https://example.com/private/x
+	// true https://example.com/private/press/1
+	// true /public
+}
