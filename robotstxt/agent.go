@@ -243,16 +243,22 @@ func (a *Agent) Allowed(rawurl string) bool {
 	return d.Allowed
 }
 
-// allowed is decide's verdict alone: no rule, an empty rule (RFC 9309
-// §2.2.2: it matches everything and allows), or an allow rule (the
-// index.html rule is one) let the path through.
-func (a *Agent) allowed(path string) bool {
-	if len(a.ix.keys) == 0 || isRobotsTxt(path) {
-		return true
+// allowed is decide's verdict without the Decision.
+func (a *Agent) allowed(path string) bool { return isRobotsTxt(path) || allows(a.match(path)) }
+
+// match returns the deciding rule for a path (already normalised for the
+// profile), or nil.
+func (a *Agent) match(path string) *rule {
+	if len(a.ix.keys) == 0 {
+		return nil
 	}
-	r := a.ix.lookup(a.arena, path)
-	return r == nil || r.n == 0 || r.flags()&fAllow != 0
+	return a.ix.lookup(a.arena, path)
 }
+
+// allows is the verdict of the deciding rule r: no rule, an empty rule (RFC
+// 9309 §2.2.2: it matches everything and allows) or an allow rule (the
+// index.html rule is one) let the path through.
+func allows(r *rule) bool { return r == nil || r.n == 0 || r.flags()&fAllow != 0 }
 
 // decide matches a path (already normalised for the profile) into d,
 // which is the zero Decision.
@@ -262,10 +268,7 @@ func (a *Agent) decide(d *Decision, path string) {
 		d.Reason = RobotsTxt
 		return
 	}
-	if len(a.ix.keys) == 0 {
-		return
-	}
-	r := a.ix.lookup(a.arena, path)
+	r := a.match(path)
 	if r == nil {
 		return
 	}
@@ -273,6 +276,7 @@ func (a *Agent) decide(d *Decision, path string) {
 	// pattern written differently, one cache line less per check when a
 	// crawler cycles through many files.
 	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: r.pattern(a.arena, a.f)}
+	d.Allowed = allows(r)
 	switch {
 	case r.n == 0:
 		d.Reason = EmptyRuleMatched
@@ -280,7 +284,6 @@ func (a *Agent) decide(d *Decision, path string) {
 		d.Reason = IndexHTML
 	default:
 		d.Reason = RuleMatched
-		d.Allowed = d.Rule.Allow
 	}
 }
 
