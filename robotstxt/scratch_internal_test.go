@@ -75,3 +75,25 @@ func TestParseSizesFromLimit(t *testing.T) {
 		t.Errorf("parsing a 10 MB body read to %d bytes allocated %d bytes; want at most %d", f.ParsedBytes(), got, most)
 	}
 }
+
+// TestScratchBudget: the pool keeps a scratch by the memory it holds in
+// all, so no kind of record can pin more than maxPooledScratch; put leaves
+// the scratch empty and its diagnostics cleared, whether it is kept or not.
+func TestScratchBudget(t *testing.T) {
+	// What the largest corpus file, cut at the default limit, leaves.
+	sc := &parseScratch{arena: make([]byte, 0, 320<<10), rules: make([]rule, 0, 19200), uas: make([]uaLine, 0, 4)}
+	if n, want := sc.bytes(), 320<<10+19200*16+4*16; n != want || n > maxPooledScratch {
+		t.Errorf("scratch of a default-limit file: %d bytes (want %d), kept only up to %d", n, want, maxPooledScratch)
+	}
+	// Diagnostics are large records: 32 Ki of them are over the budget
+	// although the arena and the rules are small.
+	sc = &parseScratch{diags: make([]Diagnostic, 1, 32<<10)}
+	sc.diags[0] = Diagnostic{Line: 1, Message: "m"}
+	if sc.bytes() <= maxPooledScratch {
+		t.Errorf("32 Ki diagnostics (%d bytes) fit the budget of %d", sc.bytes(), maxPooledScratch)
+	}
+	sc.put()
+	if len(sc.diags) != 0 || sc.diags[:1][0] != (Diagnostic{}) {
+		t.Errorf("put left diagnostics: %v", sc.diags[:1])
+	}
+}
