@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -86,6 +87,57 @@ func BenchmarkCheck(b *testing.B) {
 					}
 					i++
 					if i == len(q) {
+						i = 0
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCheckOrder splits the cost of a check (path given) into the
+// work, the branches and the caches, by the order of the queries: order=once
+// is BenchmarkCheck's (each file's URLs in a row, then the next file's);
+// order=twice-same runs each file's URLs twice in a row, so the second pass
+// finds the file in cache and the branch predictor trained on the very same
+// sequence; order=twice-reversed runs them again backwards, in cache but
+// with no sequence to replay. The second pass costs 2×twice − once: with
+// twice-same that is the work itself; twice-reversed minus twice-same is
+// what the branch predictor's history saves; once minus twice-reversed what
+// the cache saves. BENCHMARKS.md reads it.
+func BenchmarkCheckOrder(b *testing.B) {
+	qs := loadQueries(b)
+	for _, c := range []string{"small", "typical"} {
+		q := qs[c]
+		orders := []struct {
+			name string
+			pass func(file []classQuery) []classQuery
+		}{
+			{"once", func([]classQuery) []classQuery { return nil }},
+			{"twice-same", func(file []classQuery) []classQuery { return file }},
+			{"twice-reversed", func(file []classQuery) []classQuery {
+				r := slices.Clone(file)
+				slices.Reverse(r)
+				return r
+			}},
+		}
+		for _, o := range orders {
+			var seq []classQuery
+			for i := 0; i < len(q); {
+				j := i + 1
+				for j < len(q) && q[j].a == q[i].a {
+					j++
+				}
+				seq = append(seq, q[i:j]...)
+				seq = append(seq, o.pass(q[i:j])...)
+				i = j
+			}
+			b.Run("class="+c+"/order="+o.name, func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					x := &seq[i]
+					x.a.Check(x.path)
+					if i++; i == len(seq) {
 						i = 0
 					}
 				}
