@@ -122,8 +122,15 @@ func BenchmarkCheckOrder(b *testing.B) {
 			}},
 		}
 		for _, o := range orders {
+			// A file's URLs are one run of q (urls.tsv lists them host by
+			// host); a file met twice would make "twice" mean nothing.
+			seen := map[*robotstxt.Agent]bool{}
 			var seq []classQuery
 			for i := 0; i < len(q); {
+				if seen[q[i].a] {
+					b.Fatalf("class %s: the URLs of one file are not in one run (query %d)", c, i)
+				}
+				seen[q[i].a] = true
 				j := i + 1
 				for j < len(q) && q[j].a == q[i].a {
 					j++
