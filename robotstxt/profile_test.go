@@ -84,9 +84,14 @@ func TestProfiles(t *testing.T) {
 			if g.Allowed != tt.google {
 				t.Errorf("google: allowed=%v, want %v (%s)", g.Allowed, tt.google, g.Rule)
 			}
-			r := robotstxt.ParseWith([]byte(tt.robots), robotstxt.Options{Profile: robotstxt.RFC9309}).Check("FooBot", tt.url)
+			rf := robotstxt.ParseWith([]byte(tt.robots), robotstxt.Options{Profile: robotstxt.RFC9309})
+			r := rf.Check("FooBot", tt.url)
 			if r.Allowed != tt.rfc {
 				t.Errorf("rfc9309: allowed=%v, want %v (%s)", r.Allowed, tt.rfc, r.Rule)
+			}
+			// Under rfc9309 Allowed always takes the rewriting path.
+			if got := rf.Agent("FooBot").Allowed(tt.url); got != tt.rfc {
+				t.Errorf("rfc9309: Allowed=%v, want %v", got, tt.rfc)
 			}
 		})
 	}
@@ -102,7 +107,11 @@ func TestPeerVectorsRFC(t *testing.T) {
 	for i, v := range vs {
 		body := v.body(t)
 		g := robotstxt.Parse(body).Check(v.Agent, v.URL)
-		r := robotstxt.ParseWith(body, robotstxt.Options{Profile: robotstxt.RFC9309}).Check(v.Agent, v.URL)
+		rf := robotstxt.ParseWith(body, robotstxt.Options{Profile: robotstxt.RFC9309})
+		r := rf.Check(v.Agent, v.URL)
+		if got := rf.Agent(v.Agent).Allowed(v.URL); got != r.Allowed {
+			t.Errorf("vector %d: rfc9309 Allowed says %v, Check says %v", i, got, r.Allowed)
+		}
 		if g.Allowed == r.Allowed {
 			continue
 		}
