@@ -317,3 +317,31 @@ func TestCheckAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowedRewrittenPaths: URLs whose path must be rewritten before
+// matching (a "/" put in front of "?" or ";") take Allowed's slow path
+// under the google profile too; it must answer as Check does, including
+// when a rule decides. URLs without a scheme or with a fragment only
+// stand beside them.
+func TestAllowedRewrittenPaths(t *testing.T) {
+	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /?\nDisallow: /;\nAllow: /;ok\nDisallow: /x\n")).Agent("ExampleBot")
+	for _, tt := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://example.com?q=1", false},
+		{"https://example.com;p", false},
+		{"https://example.com;ok", true},
+		{"example.com/x", false},
+		{"example.com/y", true},
+		{"https://example.com#frag", true},
+	} {
+		d := a.Check(tt.url)
+		if d.Allowed != tt.want {
+			t.Errorf("Check(%q) = %v (%s), want %v", tt.url, d.Allowed, d.Rule, tt.want)
+		}
+		if got := a.Allowed(tt.url); got != tt.want {
+			t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}
