@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/rep-toolkit/rep/engine"
 	"strings"
 )
 
@@ -91,13 +92,17 @@ type Crawler struct {
 	// header and in robots.txt user-agent lines.
 	Tokens []string `json:"tokens"`
 	// Operator is the organisation running it; empty for data-set entries.
-	Operator   string       `json:"operator,omitempty"`
-	Purpose    Purpose      `json:"purpose"`
-	RobotsTxt  Obeys        `json:"robots_txt"`
-	CrawlDelay Obeys        `json:"crawl_delay"`
-	Docs       string       `json:"docs,omitempty"` // the operator's documentation
-	Verify     Verification `json:"verify"`
-	Note       string       `json:"note,omitempty"`
+	Operator string `json:"operator,omitempty"`
+	// Engine is whose rules the crawler follows (bingbot: bing, YandexBot:
+	// yandex); Auto, the zero value, means google's, the rules most
+	// crawlers document.
+	Engine     engine.Engine `json:"engine,omitempty"`
+	Purpose    Purpose       `json:"purpose"`
+	RobotsTxt  Obeys         `json:"robots_txt"`
+	CrawlDelay Obeys         `json:"crawl_delay"`
+	Docs       string        `json:"docs,omitempty"` // the operator's documentation
+	Verify     Verification  `json:"verify"`
+	Note       string        `json:"note,omitempty"`
 	// RobotsFallback are the product tokens whose robots.txt group the
 	// crawler obeys when no group names it, in order (Google documents
 	// Googlebot-Image's tokens as "Googlebot-Image, Googlebot").
