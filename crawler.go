@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -15,9 +16,8 @@ import (
 // Crawler answers a crawler's robots questions. Create it with New.
 type Crawler struct {
 	ua       string
-	agents   []string
-	token    string // lower-cased first agent, for page-level rules
-	profile  Profile
+	agent    *Agent
+	token    string // lower-cased first token, for page-level rules
 	fetcher  *robotsfetch.Fetcher
 	delay    time.Duration
 	maxDelay time.Duration
@@ -38,29 +38,37 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	name := strings.Join(cfg.agents, ",")
 	if len(cfg.agents) == 0 {
-		cfg.agents = []string{robotstxt.ProductToken(userAgent)}
+		name = robotstxt.ProductToken(userAgent)
 	}
-	if cfg.agents[0] == "" {
-		return nil, fmt.Errorf("rep: no product token in User-Agent %q: use WithAgents", userAgent)
+	a := cfg.agent
+	if a == nil {
+		var err error
+		if a, err = NewAgent(name, AgentOptions{Engine: cfg.engine, ParserOnly: cfg.parserOnly}); err != nil {
+			return nil, fmt.Errorf("rep: no product token in User-Agent %q: use WithAgents: %w", userAgent, err)
+		}
 	}
-	fo := cfg.fetch
-	fo.UserAgent = userAgent
-	fo.Profile = cfg.profile.RobotsProfile()
-	if cfg.profile == RFC9309 && !cfg.outageSet {
-		fo.AfterOutage = robotsfetch.OutageAllowAll
+	f := cfg.fetcher
+	if f == nil {
+		var err error
+		fo := cfg.fetch
+		fo.UserAgent = userAgent
+		fo.Profile = a.Parser()
+		if a.Engine == engine.RFC9309 && !cfg.outageSet {
+			fo.AfterOutage = robotsfetch.OutageAllowAll
+		}
+		if f, err = robotsfetch.New(fo); err != nil {
+			return nil, err
+		}
 	}
-	f, err := robotsfetch.New(fo)
-	if err != nil {
-		return nil, err
-	}
-	now := fo.Now
+	now := f.Options().Now
 	if now == nil {
 		now = time.Now
 	}
 	return &Crawler{
-		ua: userAgent, agents: cfg.agents, token: strings.ToLower(robotstxt.ProductToken(cfg.agents[0])),
-		profile: cfg.profile, fetcher: f, delay: cfg.delay, maxDelay: cfg.maxDelay, now: now,
+		ua: userAgent, agent: a, token: strings.ToLower(a.Token()),
+		fetcher: f, delay: cfg.delay, maxDelay: cfg.maxDelay, now: now,
 		next: make(map[string]time.Time),
 	}, nil
 }
@@ -69,63 +77,36 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 // page requests too.
 func (c *Crawler) UserAgent() string { return c.ua }
 
-// Agents returns the product-token chain matched against robots.txt.
-func (c *Crawler) Agents() []string { return append([]string(nil), c.agents...) }
+// Agent returns the crawler as rep answers for it: its product-token
+// chain, whether it ignores the * group, its engine.
+func (c *Crawler) Agent() *Agent { return c.agent }
 
-// Profile returns the crawler's profile.
-func (c *Crawler) Profile() Profile { return c.profile }
+// Engine returns whose rules the crawler follows.
+func (c *Crawler) Engine() engine.Engine { return c.agent.Engine }
 
 // Fetcher returns the robots.txt fetcher, for reports and statistics.
 func (c *Crawler) Fetcher() *robotsfetch.Fetcher { return c.fetcher }
-
-// Decision is the answer to "may I fetch this URL?": the robots.txt verdict
-// with its evidence, and how the origin's robots.txt was fetched.
-type Decision struct {
-	// Decision is the verdict and its deciding rule (Line 0 when none);
-	// when Fetch.Verdict is AllowAll or DisallowAll no rule was matched.
-	robotstxt.Decision
-	// URL is the URL asked about.
-	URL string
-	// Fetch is how the robots.txt in force was fetched and read. It is
-	// shared and must not be modified.
-	Fetch *robotsfetch.Outcome
-}
-
-// String explains the decision in one line, e.g.
-// "disallowed by line 2: Disallow: /private (https://example.com/robots.txt: 200, success)".
-func (d Decision) String() string {
-	verdict := "allowed"
-	if !d.Allowed {
-		verdict = "disallowed"
-	}
-	var why string
-	switch {
-	case d.Fetch == nil:
-		why = "no robots.txt"
-	case d.Fetch.Verdict != robotsfetch.UseRules:
-		why = d.Fetch.Rule.Explain()
-	case d.Rule.Line > 0:
-		why = fmt.Sprintf("line %d: %s", d.Rule.Line, d.Rule)
-	default:
-		why = d.Reason.String()
-	}
-	s := verdict + ": " + why
-	if d.Fetch != nil {
-		s += " (" + d.Fetch.String() + ")"
-	}
-	return s
-}
 
 // Allowed decides whether the crawler may fetch rawurl, an absolute http or
 // https URL, fetching its origin's robots.txt when it is not in the cache.
 // The error is non-nil only for a URL without an origin or when ctx ends
 // before the robots.txt is known; the Decision is then "disallowed".
 func (c *Crawler) Allowed(ctx context.Context, rawurl string) (Decision, error) {
-	r, err := c.fetcher.Get(ctx, rawurl)
+	return Check(ctx, c.fetcher, c.agent, rawurl)
+}
+
+// Check is the one path every door of rep takes to answer for a crawler:
+// it fetches rawurl's robots.txt with f (from f's cache while fresh),
+// resolves the group a obeys and decides, with the fetch's own verdict
+// when the file could not be used (RFC 9309 §2.3.1). The error is non-nil
+// only for a URL without an origin or when ctx ends before the robots.txt
+// is known; the Decision is then "disallowed".
+func Check(ctx context.Context, f *robotsfetch.Fetcher, a *Agent, rawurl string) (Decision, error) {
+	r, err := f.Get(ctx, rawurl)
 	if err != nil {
-		return Decision{URL: rawurl}, err
+		return Decision{URL: rawurl, Agent: a}, err
 	}
-	return Decision{Decision: r.Check(rawurl, c.agents...), URL: rawurl, Fetch: &r.Outcome}, nil
+	return a.DecideFetched(r, rawurl), nil
 }
 
 // Robots returns the robots.txt answer for rawurl's origin, fetching it
@@ -140,12 +121,12 @@ func (c *Crawler) Robots(ctx context.Context, rawurl string) (*robotsfetch.Robot
 // "request-rate (line N)", with "capped" when over the maximum.
 func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, string, error) {
 	d, src := c.delay, "default"
-	if c.profile.HonoursDelay() {
+	if c.agent.Engine.ReadsCrawlDelay() {
 		r, err := c.fetcher.Get(ctx, rawurl)
 		if err != nil {
 			return 0, "", err
 		}
-		if sd, s, ok := siteDelay(r, c.agents, c.profile); ok {
+		if sd, s, ok := c.agent.SiteDelay(r); ok {
 			d, src = sd, s
 		}
 	}
@@ -153,33 +134,6 @@ func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, stri
 		d, src = c.maxDelay, src+", capped"
 	}
 	return d, src, nil
-}
-
-// siteDelay reads Crawl-delay and Request-rate for the agent; the longer
-// interval wins.
-func siteDelay(r *robotsfetch.Robots, agents []string, p Profile) (time.Duration, string, bool) {
-	a := r.Agent(agents...)
-	if a == nil {
-		return 0, "", false
-	}
-	var d time.Duration
-	src, ok := "", false
-	if cd, line, has := a.CrawlDelay(); has {
-		d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
-	} else if p == Bing && a.Group().Via != robotstxt.ViaStar {
-		// Bing: a bingbot group without Crawl-delay inherits the "*" group's.
-		if cd, line, has := r.File.Star().CrawlDelay(); has {
-			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d, * group)", line), true
-		}
-	}
-	if p == Yandex {
-		if e, has := a.Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
-			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
-				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
-			}
-		}
-	}
-	return d, src, ok
 }
 
 // Wait blocks until the crawler may send its next request to rawurl's

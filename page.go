@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsmeta"
 )
 
@@ -62,12 +63,14 @@ func (v *PageVerdict) FollowedLinks() []string {
 	return out
 }
 
-// metaProfile maps a profile to its page-level combining rules.
-func (p Profile) metaProfile() robotsmeta.Profile {
-	switch p {
-	case Bing:
+// MetaProfile is the page-level combining rules of the agent's engine:
+// Bing's and Yandex's for theirs, Google's for google and rfc9309 (the RFC
+// says nothing about pages).
+func (a *Agent) MetaProfile() robotsmeta.Profile {
+	switch a.Engine {
+	case engine.Bing:
 		return robotsmeta.Bing
-	case Yandex:
+	case engine.Yandex:
 		return robotsmeta.Yandex
 	}
 	return robotsmeta.Google
@@ -95,7 +98,7 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 	if err != nil {
 		return nil, err
 	}
-	pol, err := robotsmeta.Evaluate(h, body, c.token, c.profile.metaProfile(), c.now(), robotsmeta.Options{})
+	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), c.now(), robotsmeta.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,9 @@
 // for up to 24 hours and answers with the deciding rule, its line and how
 // the file was fetched. An origin whose robots.txt cannot be read (5xx, 429,
 // a timeout) is disallowed, as RFC 9309 §2.3.1.4 requires. Wait paces
-// requests per origin: a default delay for every profile, and the site's
-// Crawl-delay or Request-rate for the profiles whose engines honour them
-// (Bing, Yandex). CheckResponse reads a fetched page's robots meta elements
+// requests per origin: a default delay for every engine, and the site's
+// Crawl-delay or Request-rate for the engines that honour them (bing,
+// yandex). CheckResponse reads a fetched page's robots meta elements
 // and X-Robots-Tag headers (package robotsmeta) and combines them with the
 // robots.txt verdict: may crawl, may index, which links to follow, snippet
 // limits.
@@ -23,66 +23,11 @@
 package rep
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/robotstxt"
 )
-
-// Profile is whose documented behaviour the crawler follows.
-type Profile uint8
-
-const (
-	// Google: Google's robots.txt parser, no Crawl-delay, and its page-level
-	// combining rules. The default.
-	Google Profile = iota
-	// Bing: Google's parser (Bing documents the same matching), Crawl-delay
-	// honoured, with Bing's rule that a crawler's own group without a
-	// Crawl-delay inherits the "*" group's; Bing's page-level rules.
-	Bing
-	// Yandex: Google's parser, Crawl-delay and Request-rate honoured (Yandex
-	// dropped Crawl-delay in 2018; the profile keeps the older, more polite
-	// reading); Yandex's page-level rules, where allow directives win.
-	Yandex
-	// RFC9309: the RFC's parser (percent-decoding, "%2A" literals), no
-	// Crawl-delay, and after 30 days of unreachability the file is treated
-	// as unavailable (the RFC's first MAY); Google's page-level rules, as the
-	// RFC says nothing about pages.
-	RFC9309
-)
-
-var profileNames = [...]string{"google", "bing", "yandex", "rfc9309"}
-
-// String returns the profile's name as used on the command line.
-func (p Profile) String() string {
-	if int(p) < len(profileNames) {
-		return profileNames[p]
-	}
-	return fmt.Sprintf("profile(%d)", uint8(p))
-}
-
-// ParseProfile returns the profile named s (any case).
-func ParseProfile(s string) (Profile, bool) {
-	for i, n := range profileNames {
-		if strings.EqualFold(s, n) {
-			return Profile(i), true
-		}
-	}
-	return 0, false
-}
-
-// RobotsProfile is the robots.txt parsing profile used by p.
-func (p Profile) RobotsProfile() robotstxt.Profile {
-	if p == RFC9309 {
-		return robotstxt.RFC9309
-	}
-	return robotstxt.Google
-}
-
-// HonoursDelay reports whether p reads Crawl-delay and Request-rate.
-func (p Profile) HonoursDelay() bool { return p == Bing || p == Yandex }
 
 // Defaults for pacing.
 const (
@@ -95,21 +40,41 @@ type Option func(*config)
 
 type config struct {
 	agents          []string
-	profile         Profile
+	agent           *Agent
+	engine          engine.Engine
+	parserOnly      bool
+	fetcher         *robotsfetch.Fetcher
 	fetch           robotsfetch.Options
 	delay, maxDelay time.Duration
 	outageSet       bool
 }
 
-// WithProfile selects the profile (default Google).
-func WithProfile(p Profile) Option { return func(c *config) { c.profile = p } }
+// WithEngine selects whose rules apply: engine.Google, Bing, Yandex or
+// RFC9309. The default, engine.Auto, follows the crawler: bing for
+// Microsoft's crawlers, yandex for Yandex's, google for every other.
+func WithEngine(e engine.Engine) Option { return func(c *config) { c.engine = e } }
+
+// WithParserOnly answers with the bare parser: the crawler registry's
+// fallback chains and "*" group exceptions are not applied.
+func WithParserOnly() Option { return func(c *config) { c.parserOnly = true } }
+
+// WithFetcher shares f, a robots.txt fetcher and its cache, with other
+// Crawlers (a server answering for many crawlers fetches each origin
+// once). The fetcher's own options then apply: its User-Agent and parser
+// profile, whatever New is given.
+func WithFetcher(f *robotsfetch.Fetcher) Option { return func(c *config) { c.fetcher = f } }
 
 // WithAgents sets the product tokens matched against robots.txt user-agent
 // lines, most specific first (e.g. "Googlebot-Image", "Googlebot"). The
-// default is the product token of the User-Agent given to New.
+// default is the product token of the User-Agent given to New, with the
+// registry's fallback chain for a known crawler (see NewAgent).
 func WithAgents(names ...string) Option {
 	return func(c *config) { c.agents = append([]string(nil), names...) }
 }
+
+// WithAgent answers for a, an Agent from NewAgent, instead of the
+// crawler New's User-Agent names.
+func WithAgent(a *Agent) Option { return func(c *config) { c.agent = a } }
 
 // WithStore keeps fetched robots.txt files in s behind the in-memory layer
 // (robotsfetch/boltstore to survive restarts, robotsfetch/redisstore to share

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 )
@@ -51,9 +52,9 @@ func TestAllowed(t *testing.T) {
 		line   int
 		reason string
 	}{
-		{"ExampleBot/1.0 (+https://example.com/bot)", nil, "/no-example/x", false, 5, "disallowed: line 5: Disallow: /no-example"},
+		{"ExampleBot/1.0 (+https://example.com/bot)", nil, "/no-example/x", false, 5, "disallowed by line 5: Disallow: /no-example"},
 		{"Mozilla/5.0 (compatible; ExampleBot/2.1)", nil, "/private", true, 0, "allowed: no rule matched"},
-		{"OtherBot/3", nil, "/private/x", false, 2, "disallowed: line 2: Disallow: /private"},
+		{"OtherBot/3", nil, "/private/x", false, 2, "disallowed by line 2: Disallow: /private"},
 		{"ExampleBot-News/1.0", []rep.Option{rep.WithAgents("ExampleBot-News", "ExampleBot")}, "/no-example", false, 5, ""},
 		{"OtherBot/3", nil, "/robots.txt", true, 0, "/robots.txt is always allowed"},
 	}
@@ -112,28 +113,19 @@ func TestAllowedErrors(t *testing.T) {
 	}
 }
 
-func TestProfiles(t *testing.T) {
-	for _, p := range []rep.Profile{rep.Google, rep.Bing, rep.Yandex, rep.RFC9309} {
-		got, ok := rep.ParseProfile(strings.ToUpper(p.String()))
-		if !ok || got != p {
-			t.Errorf("ParseProfile(%s) = %v %v", p, got, ok)
-		}
-	}
-	if _, ok := rep.ParseProfile("altavista"); ok {
-		t.Error("unknown profile parsed")
-	}
-	c, _ := rep.New("ExampleBot/1.0", rep.WithProfile(rep.RFC9309))
+func TestEngines(t *testing.T) {
+	c, _ := rep.New("ExampleBot/1.0", rep.WithEngine(engine.RFC9309))
 	if c.Fetcher().Options().AfterOutage != robotsfetch.OutageAllowAll {
 		t.Error("RFC9309 profile does not treat a long outage as unavailable")
 	}
-	c, _ = rep.New("ExampleBot/1.0", rep.WithProfile(rep.RFC9309), rep.WithFetchOptions(robotsfetch.Options{AfterOutage: robotsfetch.OutageDisallow}))
+	c, _ = rep.New("ExampleBot/1.0", rep.WithEngine(engine.RFC9309), rep.WithFetchOptions(robotsfetch.Options{AfterOutage: robotsfetch.OutageDisallow}))
 	if c.Fetcher().Options().AfterOutage != robotsfetch.OutageDisallow {
 		t.Error("explicit AfterOutage overridden by the profile")
 	}
 	// The RFC profile decodes %-escapes of unreserved characters; Google's does not.
 	s, _ := serve(t, "User-agent: *\nDisallow: /%62az\n", 200)
-	for p, want := range map[rep.Profile]bool{rep.Google: true, rep.RFC9309: false} {
-		c, _ := rep.New("ExampleBot/1.0", rep.WithProfile(p))
+	for p, want := range map[engine.Engine]bool{engine.Google: true, engine.RFC9309: false} {
+		c, _ := rep.New("ExampleBot/1.0", rep.WithEngine(p))
 		if d, _ := c.Allowed(context.Background(), s.URL+"/baz"); d.Allowed != want {
 			t.Errorf("%s: /baz allowed %v", p, d.Allowed)
 		}
@@ -146,20 +138,20 @@ func TestProfiles(t *testing.T) {
 func TestWait(t *testing.T) {
 	tests := []struct {
 		name    string
-		profile rep.Profile
+		profile engine.Engine
 		ua      string
 		robots  string
 		want    time.Duration
 		source  string
 	}{
-		{"google ignores crawl-delay", rep.Google, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default"},
-		{"bing crawl-delay", rep.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)"},
-		{"bing inherits *", rep.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nDisallow: /x\n", 3 * time.Second, "crawl-delay (line 3, * group)"},
-		{"bing own group", rep.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nCrawl-delay: 7\n", 7 * time.Second, "crawl-delay (line 6)"},
-		{"yandex request-rate", rep.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 1/10s\nCrawl-delay: 2\n", 10 * time.Second, "request-rate (line 2)"},
-		{"yandex crawl-delay wins", rep.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)"},
-		{"cap", rep.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped"},
-		{"no rules", rep.Bing, "ExampleBot", "", rep.DefaultDelay, "default"},
+		{"google ignores crawl-delay", engine.Google, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default"},
+		{"bing crawl-delay", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)"},
+		{"bing inherits *", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nDisallow: /x\n", 3 * time.Second, "crawl-delay (line 3, * group)"},
+		{"bing own group", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nCrawl-delay: 7\n", 7 * time.Second, "crawl-delay (line 6)"},
+		{"yandex request-rate", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 1/10s\nCrawl-delay: 2\n", 10 * time.Second, "request-rate (line 2)"},
+		{"yandex crawl-delay wins", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)"},
+		{"cap", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped"},
+		{"no rules", engine.Bing, "ExampleBot", "", rep.DefaultDelay, "default"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +160,7 @@ func TestWait(t *testing.T) {
 				store := &robotsfetch.MemoryStore{}
 				storeRobots(store, site, tt.robots)
 				storeRobots(store, other, "")
-				c, err := rep.New(tt.ua+"/1.0", rep.WithProfile(tt.profile), rep.WithStore(store))
+				c, err := rep.New(tt.ua+"/1.0", rep.WithEngine(tt.profile), rep.WithStore(store))
 				if err != nil {
 					t.Fatal(err)
 				}

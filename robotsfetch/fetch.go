@@ -200,6 +200,10 @@ type Robots struct {
 	// File holds the rules in force when Outcome.Verdict is UseRules; nil
 	// otherwise.
 	File *robotstxt.File
+	// Body is the file's bytes as crawlers read them (after content
+	// decoding, at most MaxBytes+1) when Outcome.Verdict is UseRules; nil
+	// otherwise. It is shared and must not be modified.
+	Body []byte
 	memo atomic.Pointer[agentMemo]
 }
 
@@ -330,6 +334,7 @@ func (f *Fetcher) build(e *Entry) *Robots {
 			r.Outcome.Error = "stored entry has rules in force but no body"
 			return r
 		}
+		r.Body = e.Good.Body
 		r.File = robotstxt.ParseWith(e.Good.Body, robotstxt.Options{Profile: f.o.Profile, MaxBytes: f.o.MaxBytes})
 	}
 	return r

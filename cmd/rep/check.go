@@ -3,13 +3,16 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/internal/urlhead"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -17,7 +20,7 @@ func init() {
 	register(&command{name: "check", summary: "test URLs against a robots.txt for a crawler", run: runCheck})
 }
 
-const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile google|rfc9309] [-json] [-v] [URL ...]
+const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile ENGINE] [-parser-only] [-allow-private] [-json] [-v] [URL ...]
 
 Tests each URL against robots.txt for one crawler and prints the verdict and
 the deciding line. URLs come from the arguments, or one per line on standard
@@ -28,32 +31,27 @@ would (see rep fetch); -v also prints how it was fetched.
 
 -agent takes a product token (Googlebot), a full User-Agent header, or a
 fallback chain separated by commas (Googlebot-Image,Googlebot): the first
-name with a group wins, else the * group.
+name with a group wins, else the * group. A crawler the registry knows is
+answered for as it behaves: Googlebot-Image falls back to Googlebot's group,
+AdsBot-Google ignores the * group, bingbot follows Bing's rules; the output
+says so. -parser-only gives the bare parser's answer instead.
 
-Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input error.
+A URL that is neither absolute (http or https) nor a path is reported with
+its position (argument N, standard input line N) and the others are still
+checked.
+
+Exit status: 0 every URL allowed, 1 some URL disallowed, 2 usage or input
+error (also when some URL was malformed).
 
 flags:
 `
-
-// checkResult is one line of -json output. Other tools script against it:
-// keep the field names.
-type checkResult struct {
-	URL     string `json:"url"`
-	Agent   string `json:"agent"`
-	Allowed bool   `json:"allowed"`
-	Line    int    `json:"line"`
-	Rule    string `json:"rule"`
-	Group   string `json:"group"`
-	Reason  string `json:"reason"`
-	Fetch   any    `json:"fetch,omitempty"` // -v: how robots.txt was fetched
-}
 
 func runCheck(e *env) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	robots := fs.String("robots", "", "robots.txt `FILE` to test against (- for standard input)")
-	agent := fs.String("agent", "", "crawler `NAME`: product token, User-Agent, or comma-separated fallback chain")
-	profile := fs.String("profile", "google", "`PROFILE`: google (Google's parser exactly) or rfc9309")
+	af := addAgentFlags(fs)
+	allowPrivate := fs.Bool("allow-private", false, allowPrivateHelp)
 	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	verbose := fs.Bool("v", false, "without -robots: also show how each URL's robots.txt was fetched")
 	fs.Usage = func() {
@@ -66,14 +64,13 @@ func runCheck(e *env) int {
 		}
 		return exitUsage
 	}
-	prof, ok := robotstxt.ParseProfile(*profile)
-	if !ok {
-		fmt.Fprintf(e.stderr, "rep check: unknown -profile %q: use google or rfc9309\n", *profile)
+	if strings.TrimSpace(*af.agent) == "" {
+		fmt.Fprintln(e.stderr, "rep check: -agent is required and must not be empty, e.g. -agent Googlebot")
 		return exitUsage
 	}
-	names := checkAgents(*agent)
-	if len(names) == 0 {
-		fmt.Fprintln(e.stderr, "rep check: -agent is required and must not be empty, e.g. -agent Googlebot")
+	a, err := af.resolve()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 		return exitUsage
 	}
 	urls := fs.Args()
@@ -82,19 +79,13 @@ func runCheck(e *env) int {
 	}
 	if l := strings.ToLower(*robots); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
 		if _, err := os.Stat(*robots); err != nil {
-			fmt.Fprintf(e.stderr, "rep check: -robots takes a FILE; to check against a site's live robots.txt, leave -robots out and give absolute URLs (rep check -agent %s https://host/path)\n", names[0])
+			fmt.Fprintf(e.stderr, "rep check: -robots takes a FILE; to check against a site's live robots.txt, leave -robots out and give absolute URLs (rep check -agent %s https://host/path)\n", a.Token())
 			return exitUsage
 		}
 	}
 	if len(urls) == 0 && *robots == "-" {
 		fmt.Fprintln(e.stderr, "rep check: robots.txt and the URLs cannot both come from standard input: give the URLs as arguments")
 		return exitUsage
-	}
-	for _, u := range urls {
-		if err := checkURL(u); err != nil {
-			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
-			return exitUsage
-		}
 	}
 	next, interactive := checkArgs(urls), false
 	if len(urls) == 0 {
@@ -110,7 +101,7 @@ func runCheck(e *env) int {
 		if warning != "" {
 			fmt.Fprintf(e.stderr, "rep check: warning: %s\n", warning)
 		}
-		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: prof})
+		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: a.Parser()})
 		for _, d := range f.Diagnostics() {
 			if d.Code == "size-limit" {
 				// Crawlers stop reading at the limit, and so does the parser:
@@ -120,19 +111,35 @@ func runCheck(e *env) int {
 			}
 		}
 	}
+	var fetcher *robotsfetch.Fetcher
+	if f == nil {
+		if fetcher, err = e.fetcher(fetchSettings{tool: "rep-check", agent: a, allowPrivate: *allowPrivate}); err != nil {
+			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+			return exitUsage
+		}
+	}
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
 	status := exitOK
-	var a *robotstxt.Agent
-	if f != nil {
-		a = f.Agent(names...)
+	if !*asJSON {
+		for _, n := range a.Notes {
+			fmt.Fprintf(out, "%-10s %s\n", "note", n)
+		}
 	}
-	n := 0
+	n, bad := 0, 0
 	for {
 		u, err := next()
 		if err == io.EOF {
 			break
+		}
+		var inErr *checkInputError
+		if errors.As(err, &inErr) {
+			// One bad line costs that line only: say where it is and go on.
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
+			bad++
+			continue
 		}
 		if err != nil {
 			out.Flush()
@@ -140,57 +147,52 @@ func runCheck(e *env) int {
 			return exitUsage
 		}
 		n++
-		var d robotstxt.Decision
-		var fetchWhy, info string
-		var fetched any
+		var d rep.Decision
 		if f != nil {
-			d = a.Check(u)
+			d = a.Decide(f, u)
 		} else {
-			if d, fetchWhy, info, fetched, err = checkFetchURL(e, u, names, prof); err != nil {
+			if strings.HasPrefix(u, "/") {
+				out.Flush()
+				fmt.Fprintf(e.stderr, "rep check: URL %q is a path: without -robots FILE each URL's robots.txt is fetched, so give absolute URLs (https://host/path)\n", u)
+				bad++
+				continue
+			}
+			if d, err = rep.Check(e.ctx, fetcher, a, u); err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "rep check: %v\n", err)
 				return exitUsage
-			}
-			if !*verbose {
-				info, fetched = "", nil
 			}
 		}
 		if !d.Allowed {
 			status = exitFinding
 		}
 		if *asJSON {
-			reason := d.Reason.String()
-			if fetchWhy != "" {
-				reason = fetchWhy
+			if !*verbose {
+				d.Fetch = checkBrief(d.Fetch)
 			}
-			enc.Encode(checkResult{
-				URL: u, Agent: *agent, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
-				Group: d.Group.Agent, Reason: reason, Fetch: fetched,
-			})
+			enc.Encode(d)
 			continue
 		}
 		verdict := "allowed"
 		if !d.Allowed {
 			verdict = "disallowed"
 		}
-		why := "no rule matched"
-		if d.Rule.Line > 0 {
-			why = fmt.Sprintf("line %d: %s", d.Rule.Line, d.Rule)
-		}
-		switch d.Reason {
-		case robotstxt.RobotsTxt, robotstxt.EmptyRuleMatched, robotstxt.IndexHTML:
-			why += " (" + d.Reason.String() + ")"
-		}
-		if fetchWhy != "" {
-			why = fetchWhy
-		}
-		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, why)
-		if info != "" {
+		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, d.Why())
+		if *verbose && d.Fetch != nil {
+			info := "robots.txt: " + d.Fetch.String()
+			for _, w := range d.Fetch.Warnings {
+				info += ", warning: " + w.String()
+			}
 			fmt.Fprintf(out, "%-10s %s\n", "", info)
 		}
 		if interactive {
 			out.Flush()
 		}
+	}
+	if bad > 0 {
+		out.Flush()
+		fmt.Fprintf(e.stderr, "rep check: %d URL(s) not checked (see above); %d checked\n", bad, n)
+		return exitUsage
 	}
 	if n == 0 {
 		fmt.Fprintln(e.stderr, "rep check: no URLs: give them as arguments or one per line on standard input")
@@ -199,14 +201,37 @@ func runCheck(e *env) int {
 	return status
 }
 
+// checkBrief keeps, without -v, only what the verdict rests on of the fetch
+// outcome: nil when the rules of the file decided.
+func checkBrief(o *robotsfetch.Outcome) *robotsfetch.Outcome {
+	if o == nil || o.Verdict == robotsfetch.UseRules {
+		return nil
+	}
+	return o
+}
+
+// checkInputError is a URL of the input that cannot be checked: its
+// position and what is wrong with it.
+type checkInputError struct {
+	where string // "argument 2", "standard input line 7"
+	err   error
+}
+
+func (e *checkInputError) Error() string { return e.where + ": " + e.err.Error() }
+func (e *checkInputError) Unwrap() error { return e.err }
+
 // checkArgs returns the URLs given as arguments one at a time, then io.EOF.
 func checkArgs(urls []string) func() (string, error) {
+	i := 0
 	return func() (string, error) {
-		if len(urls) == 0 {
+		if i == len(urls) {
 			return "", io.EOF
 		}
-		u := urls[0]
-		urls = urls[1:]
+		u := urls[i]
+		i++
+		if err := checkURL(u); err != nil {
+			return "", &checkInputError{fmt.Sprintf("argument %d", i), err}
+		}
 		return u, nil
 	}
 }
@@ -223,7 +248,7 @@ func checkStdin(r io.Reader) (next func() (string, error)) {
 			line++
 			if u := strings.TrimSpace(sc.Text()); u != "" {
 				if err := checkURL(u); err != nil {
-					return "", fmt.Errorf("standard input line %d: %v", line, err)
+					return "", &checkInputError{fmt.Sprintf("standard input line %d", line), err}
 				}
 				return u, nil
 			}
@@ -264,8 +289,14 @@ func checkURL(u string) error {
 	if err != nil {
 		return fmt.Errorf("URL %q does not parse: %v", u, err)
 	}
-	if p.Scheme == "" {
+	switch strings.ToLower(p.Scheme) {
+	case "http", "https":
+		if p.Host == "" {
+			return fmt.Errorf("URL %q has no host", u)
+		}
+		return nil
+	case "":
 		return fmt.Errorf("URL %q is neither absolute (https://host/path) nor a path starting with /", u)
 	}
-	return nil
+	return fmt.Errorf("URL %q: scheme %q is not http or https (robots.txt governs web URLs only)", u, p.Scheme)
 }

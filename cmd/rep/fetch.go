@@ -18,7 +18,7 @@ func init() {
 	register(&command{name: "fetch", summary: "fetch a site's robots.txt as a crawler would and show how it reads", run: runFetch})
 }
 
-const fetchUsage = `usage: rep fetch [-agent NAME] [-profile google|bing|yandex|rfc9309] [-user-agent UA] [-timeout D] [-json] URL ... | -
+const fetchUsage = `usage: rep fetch [-agent NAME] [-profile ENGINE] [-parser-only] [-user-agent UA] [-timeout D] [-allow-private] [-json] URL ... | -
 
 Fetches the robots.txt of each URL's origin (scheme://host[:port]/robots.txt)
 as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
@@ -26,8 +26,11 @@ as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
 500 KiB read at most after gzip/deflate decoding. It prints what was fetched
 (status, redirects, bytes, cache lifetime) and how it was interpreted (the
 rule of the status table, the verdict, groups, sitemaps, warnings). With
--agent, also the group that crawler obeys and its pacing. - reads the URLs
-from standard input, one per line.
+-agent, also the group that crawler obeys and its pacing, as the crawler
+behaves (registry fallback chains, * group exceptions, its engine's
+Crawl-delay reading; -parser-only for the bare parser). - reads the URLs
+from standard input, one per line. Loopback, private and link-local
+addresses are refused unless -allow-private.
 
 Exit status: 0 the file was read or is absent, 1 some origin is unreachable
 (everything disallowed), 2 usage error.
@@ -48,21 +51,23 @@ type fetchResult struct {
 }
 
 type fetchAgent struct {
-	Name       string `json:"name"`
-	Group      string `json:"group"`
-	GroupLines []int  `json:"group_lines,omitempty"`
-	Rules      int    `json:"rules"`
-	Delay      string `json:"delay"`
-	DelayFrom  string `json:"delay_from"`
+	Name       string   `json:"name"`
+	Engine     string   `json:"engine"`
+	Notes      []string `json:"notes,omitempty"`
+	Group      string   `json:"group"`
+	GroupLines []int    `json:"group_lines,omitempty"`
+	Rules      int      `json:"rules"`
+	Delay      string   `json:"delay"`
+	DelayFrom  string   `json:"delay_from"`
 }
 
 func runFetch(e *env) int {
 	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	agent := fs.String("agent", "", "crawler `NAME` (product token or fallback chain a,b): show its group and pacing")
-	profile := fs.String("profile", "google", "`PROFILE`: google, bing, yandex or rfc9309")
+	af := addAgentFlags(fs)
 	ua := fs.String("user-agent", "", "User-Agent `HEADER` to send (default: rep-fetch, naming -agent)")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up on each fetch after `D`")
+	allowPrivate := fs.Bool("allow-private", false, allowPrivateHelp)
 	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), fetchUsage)
@@ -74,9 +79,9 @@ func runFetch(e *env) int {
 		}
 		return exitUsage
 	}
-	prof, ok := rep.ParseProfile(*profile)
-	if !ok {
-		fmt.Fprintf(e.stderr, "rep fetch: unknown -profile %q: use google, bing, yandex or rfc9309\n", *profile)
+	a, err := af.resolve()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 		return exitUsage
 	}
 	urls := fs.Args()
@@ -96,25 +101,29 @@ func runFetch(e *env) int {
 		fmt.Fprintln(e.stderr, "rep fetch: -timeout must be positive, e.g. -timeout 10s")
 		return exitUsage
 	}
-	names := checkAgents(*agent)
-	if *ua == "" {
-		*ua = fetchUserAgent("rep-fetch", names)
-	}
 	for _, u := range urls {
 		if _, err := robotsfetch.Origin(u); err != nil {
 			fmt.Fprintf(e.stderr, "rep fetch: %v\n", strings.TrimPrefix(err.Error(), "robotsfetch: "))
 			return exitUsage
 		}
 	}
-	opts := []rep.Option{rep.WithProfile(prof), rep.WithFetchOptions(robotsfetch.Options{Timeout: *timeout})}
-	if len(names) > 0 {
-		opts = append(opts, rep.WithAgents(names...))
+	if a == nil {
+		// Without -agent the file is read with the -profile engine's parser.
+		eng, _ := af.engine()
+		a, _ = rep.NewAgent("*", rep.AgentOptions{Engine: eng, ParserOnly: true})
+		a.Notes = nil
 	}
-	c, err := rep.New(*ua, opts...)
+	fetcher, err := e.fetcher(fetchSettings{tool: "rep-fetch", agent: a, userAgent: *ua, allowPrivate: *allowPrivate, timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 		return exitUsage
 	}
+	c, err := rep.New(fetcher.Options().UserAgent, rep.WithAgent(a), rep.WithFetcher(fetcher))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
+		return exitUsage
+	}
+	withAgent := *af.agent != ""
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	status := exitOK
@@ -128,7 +137,7 @@ func runFetch(e *env) int {
 		if r.Outcome.Verdict == robotsfetch.DisallowAll {
 			status = exitFinding
 		}
-		res := fetchResultOf(e, c, u, r, names)
+		res := fetchResultOf(e, c, u, r, withAgent)
 		if *asJSON {
 			json.NewEncoder(out).Encode(res)
 			continue
@@ -151,7 +160,7 @@ func fetchUserAgent(tool string, names []string) string {
 	return ua + ")"
 }
 
-func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, names []string) *fetchResult {
+func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, withAgent bool) *fetchResult {
 	res := &fetchResult{Input: input, Outcome: &r.Outcome}
 	if f := r.File; f != nil {
 		res.Groups = len(f.Groups())
@@ -166,9 +175,10 @@ func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, 
 		}
 		res.Truncated = f.Truncated()
 	}
-	if len(names) > 0 {
-		a := &fetchAgent{Name: strings.Join(names, ",")}
-		if ag := r.Agent(names...); ag != nil {
+	if withAgent {
+		a := &fetchAgent{Name: c.Agent().String(), Engine: c.Engine().String(), Notes: c.Agent().Notes}
+		if r.File != nil {
+			ag := c.Agent().Group(r.File)
 			g := ag.Group()
 			a.Group, a.GroupLines, a.Rules = g.Agent, g.Lines, len(ag.Rules())
 			if a.Group == "" {
@@ -235,7 +245,10 @@ func fetchText(w io.Writer, res *fetchResult) {
 			}
 			fmt.Fprintf(w, " (line %s)", strings.Join(lines, ", "))
 		}
-		fmt.Fprintf(w, ", %d rule(s), delay %s (%s)\n", a.Rules, a.Delay, a.DelayFrom)
+		fmt.Fprintf(w, ", %d rule(s), delay %s (%s), engine %s\n", a.Rules, a.Delay, a.DelayFrom, a.Engine)
+		for _, n := range a.Notes {
+			fmt.Fprintf(w, "  note       %s\n", n)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -16,6 +15,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -25,18 +27,21 @@ func init() {
 	register(&command{name: "page", summary: "read a page's robots meta tags, X-Robots-Tag headers and links for a crawler", run: runPage})
 }
 
-const pageUsage = `usage: rep page [-agent NAME] [-profile google|bing|yandex] [-H 'Name: value' ...] [-now RFC3339] [-json] FILE|URL|-
+const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-json] FILE|URL|-
 
 Reads the page-level robots rules of one page — every robots meta tag (head
 and body), every X-Robots-Tag header, data-nosnippet regions, link rel
 values, noai/noimageai, TDMRep and Content-Usage — and prints the effective
-policy for one crawler under one engine's combining rules, with the tag or
-header line each value came from and lint findings.
+policy for one crawler under its engine's combining rules (bingbot: Bing's,
+YandexBot: Yandex's, else Google's, or -profile), with the tag or header
+line each value came from and lint findings. Without -agent: Googlebot, or
+bingbot / Yandex for -profile bing / yandex.
 
 FILE or - (standard input) is the HTML body; -H adds response header lines.
 A URL (http:// or https://) is fetched as the crawler would: the site's
 robots.txt first, and the page only if robots.txt allows the agent (a page
-that may not be crawled never has its meta tags or headers seen).
+that may not be crawled never has its meta tags or headers seen). Loopback,
+private and link-local addresses are refused unless -allow-private.
 
 Exit status: 0 the page is indexable by the agent, 1 it is not, 2 usage or
 input error.
@@ -64,6 +69,13 @@ type pageJSON struct {
 	robotsmeta.Summary
 	Sources     []pageSourceJSON        `json:"sources"`
 	Diagnostics []robotsmeta.Diagnostic `json:"diagnostics"`
+	// Engine is whose combining rules applied; Notes what the crawler
+	// registry changed (see rep.Agent).
+	Engine string   `json:"engine"`
+	Notes  []string `json:"notes,omitempty"`
+	// Robots is the robots.txt verdict for the URL, in the one verdict
+	// shape of rep check -json (URL mode only).
+	Robots *rep.Decision `json:"robots,omitempty"`
 }
 
 type pageSourceJSON struct {
@@ -75,8 +87,8 @@ type pageSourceJSON struct {
 func runPage(e *env) int {
 	fs := flag.NewFlagSet("page", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	agent := fs.String("agent", "", "crawler `NAME` (product token); default googlebot, bingbot or yandex per -profile")
-	profile := fs.String("profile", "google", "`ENGINE` whose combining rules apply: google, bing or yandex")
+	af := addAgentFlags(fs)
+	allowPrivate := fs.Bool("allow-private", false, allowPrivateHelp)
 	var headers pageHeaders
 	fs.Var(&headers, "H", "response header `'Name: value'` (repeatable), e.g. -H 'X-Robots-Tag: noindex'")
 	nowFlag := fs.String("now", "", "evaluation instant, `RFC3339` (drives unavailable_after); default the current time")
@@ -91,18 +103,24 @@ func runPage(e *env) int {
 		}
 		return exitUsage
 	}
-	prof, ok := robotsmeta.ParseProfile(*profile)
-	if !ok {
-		fmt.Fprintf(e.stderr, "rep page: unknown -profile %q: use google, bing or yandex\n", *profile)
+	eng, err := af.engine()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 		return exitUsage
 	}
-	if *agent == "" {
-		*agent = map[robotsmeta.Profile]string{robotsmeta.Google: "googlebot", robotsmeta.Bing: "bingbot", robotsmeta.Yandex: "yandex"}[prof]
+	if *af.agent == "" {
+		*af.agent = map[engine.Engine]string{engine.Bing: "bingbot", engine.Yandex: "Yandex"}[eng]
+		if *af.agent == "" {
+			*af.agent = "Googlebot"
+		}
 	}
-	if strings.TrimSpace(*agent) == "" || strings.ContainsAny(*agent, " \t,") {
-		fmt.Fprintf(e.stderr, "rep page: -agent %q: give one crawler product token, e.g. -agent googlebot\n", *agent)
+	ag, err := af.resolve()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 		return exitUsage
 	}
+	// Page-level rules address one crawler by its own token.
+	agent, prof := strings.ToLower(ag.Token()), ag.MetaProfile()
 	now := time.Now()
 	if *nowFlag != "" {
 		t, err := time.Parse(time.RFC3339, *nowFlag)
@@ -117,12 +135,11 @@ func runPage(e *env) int {
 		return exitUsage
 	}
 	arg := fs.Arg(0)
-	opts := robotsmeta.Options{Now: now, Agent: *agent, Profile: prof}
+	opts := robotsmeta.Options{Now: now, Agent: agent, Profile: prof}
 
 	var (
 		page  *robotsmeta.Page
 		fetch *pageFetchResult
-		err   error
 		name  = arg
 	)
 	if i := strings.Index(arg, "://"); i > 0 && !pageIsURL(arg) {
@@ -136,7 +153,7 @@ func runPage(e *env) int {
 			fmt.Fprintln(e.stderr, "rep page: -H applies to a FILE or standard input; a URL's headers come from the server")
 			return exitUsage
 		}
-		fetch, err = pageFetch(e.ctx, arg, *agent, opts)
+		fetch, err = pageFetch(e, arg, ag, *allowPrivate, opts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 			return exitUsage
@@ -165,7 +182,7 @@ func runPage(e *env) int {
 			return exitUsage
 		}
 	}
-	pol := page.Policy(*agent, prof, now)
+	pol := page.Policy(agent, prof, now)
 	status := exitOK
 	if !pol.Index || (fetch != nil && (!fetch.allowed || fetch.status >= 400)) {
 		status = exitFinding
@@ -175,13 +192,18 @@ func runPage(e *env) int {
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(pageJSONOf(&pol, fetch)); err != nil {
+		j := pageJSONOf(&pol, fetch)
+		j.Engine, j.Notes = ag.Engine.String(), ag.Notes
+		if fetch != nil {
+			j.Robots = &fetch.decision
+		}
+		if err := enc.Encode(j); err != nil {
 			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 			return exitUsage
 		}
 		return status
 	}
-	pageText(out, name, &pol, fetch)
+	pageText(out, name, &pol, fetch, ag)
 	return status
 }
 
@@ -228,9 +250,12 @@ func pageYesNo(b bool) string {
 
 // pageText prints the policy as a table a site owner can read: each value,
 // and the tag or header line that set it.
-func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult) {
+func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent) {
 	page := pol.Page()
-	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, pol.Profile)
+	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
+	for _, n := range ag.Notes {
+		fmt.Fprintf(w, "note:       %s\n", n)
+	}
 	if fetch != nil {
 		fmt.Fprintf(w, "robots.txt: %s\n", fetch.robotsLine)
 		if fetch.allowed {
@@ -364,43 +389,49 @@ type pageFetchResult struct {
 	status      int
 	contentType string
 	diags       []robotsmeta.Diagnostic
+	decision    rep.Decision // the robots.txt verdict of the last URL asked
 }
 
-// pageUserAgent identifies rep page to servers; the agent it checks for is
-// named in it, and servers that vary on User-Agent see the product token.
-func pageUserAgent(agent string) string {
-	return "rep-page/1.0 (+https://github.com/rep-toolkit/rep; checking as " + agent + ")"
+// pageTransport is the page fetch's transport: it refuses loopback,
+// private and link-local addresses at connect time (DNS rebinding and
+// redirects included), as robots.txt fetches do, unless allowPrivate.
+func pageTransport(allowPrivate bool) http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	if !allowPrivate {
+		t.DialContext = netguard.Dialer(30 * time.Second).DialContext
+	}
+	return t
 }
 
-// pageFetch fetches rawurl as agent would: robots.txt first (package
-// robotsfetch), then the page only if robots.txt allows it, following at
-// most 10 redirects, each of which must be allowed too. The user asked for
-// this URL, so loopback and private addresses are allowed.
-func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) (*pageFetchResult, error) {
+// pageFetch fetches rawurl as the agent would: robots.txt first (rep.Check,
+// the one path every door takes), then the page only if robots.txt allows
+// it, following at most 10 redirects, each of which must be allowed too.
+func pageFetch(e *env, rawurl string, a *rep.Agent, allowPrivate bool, o robotsmeta.Options) (*pageFetchResult, error) {
+	ctx := e.ctx
 	u, err := url.Parse(rawurl)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("%q is not an absolute http(s) URL", rawurl)
 	}
-	ua := pageUserAgent(agent)
-	rf, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Timeout: 30 * time.Second})
+	rf, err := e.fetcher(fetchSettings{tool: "rep-page", agent: a, allowPrivate: allowPrivate})
 	if err != nil {
 		return nil, err
 	}
+	ua := rf.Options().UserAgent
+	agent := a.String()
 	res := &pageFetchResult{}
 	check := func(target string) (bool, error) {
-		robots, err := rf.Get(ctx, target)
+		d, err := rep.Check(ctx, rf, a, target)
 		if err != nil {
 			return false, fmt.Errorf("robots.txt for %s: %w", target, err)
 		}
-		d := robots.Check(target, agent)
-		oc := robots.Outcome
+		oc := d.Fetch
 		line := fmt.Sprintf("%s (HTTP %d, %s)", oc.URL, oc.Status, oc.Verdict)
 		if oc.Status == 0 {
 			line = fmt.Sprintf("%s (no answer, %s)", oc.URL, oc.Verdict)
 		}
 		res.unreachable = oc.Verdict == robotsfetch.DisallowAll
 		switch {
-		case oc.Verdict != robotsfetch.UseRules:
+		case d.FromFetch():
 			// No rule decided: say what the fetch itself means, and why
 			// it failed.
 			line += ": " + oc.Rule.Explain()
@@ -417,6 +448,7 @@ func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) 
 			verdict = "disallows"
 		}
 		res.robotsLine = fmt.Sprintf("%s %s for %s — %s", verdict, target, agent, line)
+		res.decision = d
 		return d.Allowed, nil
 	}
 	if res.allowed, err = check(u.String()); err != nil {
@@ -433,7 +465,8 @@ func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) 
 		return res, nil
 	}
 	client := &http.Client{
-		Timeout: 30 * time.Second,
+		Timeout:   30 * time.Second,
+		Transport: pageTransport(allowPrivate),
 		CheckRedirect: func(r *http.Request, via []*http.Request) error {
 			if len(via) >= 10 {
 				return errors.New("stopped after 10 redirects")

@@ -1,0 +1,215 @@
+package rep
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Agent is a crawler as rep answers for it: the name asked about, the
+// registry's entry for it, and how it reads robots.txt (its fallback chain
+// of product tokens, whether it ignores the "*" group, whose rules it
+// follows). Every door of rep (this package, the CLI, the server, the
+// audit) resolves a crawler with NewAgent, so each gives the same answer.
+//
+// An Agent is immutable and safe for concurrent use.
+type Agent struct {
+	// Name is the agent as given: a product token ("Googlebot"), a full
+	// User-Agent header, or a comma-separated fallback chain.
+	Name string
+	// Tokens is the chain of product tokens matched against robots.txt
+	// user-agent lines, most specific first: the crawler's own token, then
+	// the tokens whose group it falls back to (Googlebot-Image, Googlebot).
+	Tokens []string
+	// IgnoresStar is set for crawlers documented to ignore the "*" group
+	// (AdsBot-Google, Mediapartners-Google): only a group naming one of
+	// Tokens applies.
+	IgnoresStar bool
+	// IgnoresRobots is set for crawlers documented not to obey robots.txt
+	// (user-triggered fetchers): the verdict is what the file asks of them,
+	// not what they do.
+	IgnoresRobots bool
+	// Engine is whose rules apply, never engine.Auto: the one asked for,
+	// else the one the crawler follows (bingbot: bing), else google.
+	Engine engine.Engine
+	// Crawler is the registry's entry for the agent; nil when the registry
+	// does not know it or ParserOnly is set.
+	Crawler *crawlers.Crawler
+	// ParserOnly is set when the registry was not consulted: the bare
+	// parser's answer for Tokens as given.
+	ParserOnly bool
+	// Notes say in words what the registry changed about the answer (a
+	// fallback chain, the * group ignored, the engine chosen by the agent).
+	Notes []string
+}
+
+// AgentOptions configure NewAgent. The zero value applies the registry
+// and picks the engine the crawler follows.
+type AgentOptions struct {
+	// Engine is whose rules apply; engine.Auto (the zero value) picks the
+	// crawler's own: bing for Microsoft's crawlers, yandex for Yandex's,
+	// google otherwise.
+	Engine engine.Engine
+	// ParserOnly skips the registry: no fallback chain beyond the one
+	// given, the "*" group applies to everyone, and Auto means google. For
+	// testing the parser itself.
+	ParserOnly bool
+}
+
+// ErrNoAgent is the error NewAgent wraps when the name holds no crawler.
+var ErrNoAgent = errors.New("no crawler named")
+
+// MaxAgentBytes bounds an agent name (a full User-Agent header is rarely
+// over 300 bytes).
+const MaxAgentBytes = 1024
+
+// AgentError reports an agent name NewAgent cannot use.
+type AgentError struct {
+	Name string // the name given
+	Err  error  // ErrNoAgent, or what else is wrong with it
+}
+
+func (e *AgentError) Error() string {
+	if errors.Is(e.Err, ErrNoAgent) {
+		return fmt.Sprintf("agent %q names no crawler: give a product token such as Googlebot, a User-Agent header, or a comma-separated fallback chain", e.Name)
+	}
+	return fmt.Sprintf("agent %q: %v", e.Name, e.Err)
+}
+
+func (e *AgentError) Unwrap() error { return e.Err }
+
+// NewAgent resolves name into the crawler rep answers for. A single name
+// (a product token or a User-Agent header, reduced to its product token as
+// robotstxt.ProductToken does) gets the registry's documented behaviour:
+// its fallback chain, whether it ignores the "*" group, the engine it
+// follows. A comma-separated chain is taken as the fallback chain; the
+// registry's entry for its first token still says whether the * group is
+// ignored and which engine applies.
+func NewAgent(name string, o AgentOptions) (*Agent, error) {
+	if len(name) > MaxAgentBytes {
+		return nil, &AgentError{Name: name[:64] + "...", Err: fmt.Errorf("%d bytes: at most %d", len(name), MaxAgentBytes)}
+	}
+	if o.Engine > engine.RFC9309 {
+		return nil, &AgentError{Name: name, Err: &engine.Error{Name: o.Engine.String()}}
+	}
+	a := &Agent{Name: strings.TrimSpace(name), ParserOnly: o.ParserOnly}
+	for n := range strings.SplitSeq(name, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			a.Tokens = append(a.Tokens, n)
+		}
+	}
+	if len(a.Tokens) == 0 {
+		return nil, &AgentError{Name: name, Err: ErrNoAgent}
+	}
+	chain := len(a.Tokens) > 1
+	if !chain {
+		a.Tokens[0] = robotstxt.ProductToken(a.Tokens[0])
+	}
+	if !o.ParserOnly {
+		if c, ok := crawlers.ByName(a.Tokens[0]); ok {
+			a.Crawler = c
+		}
+	}
+	a.Engine = o.Engine
+	c := a.Crawler
+	if c == nil {
+		if a.Engine == engine.Auto {
+			a.Engine = engine.Google
+		}
+		if o.ParserOnly {
+			a.Notes = append(a.Notes, "parser only: the crawler registry's fallback chains and * group exceptions are not applied")
+		}
+		return a, nil
+	}
+	if !chain && len(c.RobotsFallback) > 0 {
+		a.Tokens = append(a.Tokens, c.RobotsFallback...)
+		a.Notes = append(a.Notes, fmt.Sprintf("%s falls back to the %s group when no group names it", a.Tokens[0], strings.Join(c.RobotsFallback, ", ")))
+	}
+	if c.IgnoresStar {
+		a.IgnoresStar = true
+		a.Notes = append(a.Notes, fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Tokens[0]))
+	}
+	if c.RobotsTxt == crawlers.No {
+		a.IgnoresRobots = true
+		msg := c.Name + " is documented not to obey robots.txt: the verdict is what the file asks of it"
+		if c.Note != "" {
+			msg += " (" + strings.TrimSuffix(c.Note, ".") + ")"
+		}
+		a.Notes = append(a.Notes, msg)
+	}
+	if a.Engine == engine.Auto {
+		a.Engine = c.Engine.Or(engine.Google)
+		if a.Engine != engine.Google {
+			a.Notes = append(a.Notes, fmt.Sprintf("%s follows %s's rules (engine %s)", a.Tokens[0], c.Operator, a.Engine))
+		}
+	}
+	return a, nil
+}
+
+// AgentFor returns the Agent for a registry crawler, as NewAgent does for
+// its first token.
+func AgentFor(c *crawlers.Crawler, e engine.Engine) *Agent {
+	name := c.Name
+	if len(c.Tokens) > 0 {
+		name = c.Tokens[0]
+	}
+	a, err := NewAgent(name, AgentOptions{Engine: e})
+	if err != nil || a.Crawler != c {
+		// A data-set crawler the registry does not hold by name: its tokens
+		// and nothing else.
+		return &Agent{Name: name, Tokens: c.RobotsAgents(), Engine: e.Or(engine.Google), Crawler: c}
+	}
+	return a
+}
+
+// Token returns the agent's own product token, the first of Tokens.
+func (a *Agent) Token() string { return a.Tokens[0] }
+
+// Group returns the group of f the agent obeys.
+func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
+	if a.IgnoresStar {
+		return f.AgentExplicit(a.Tokens...)
+	}
+	return f.Agent(a.Tokens...)
+}
+
+// Parser is the robots.txt parser profile the agent's engine reads files
+// with.
+func (a *Agent) Parser() robotstxt.Profile { return a.Engine.Parser() }
+
+// String returns the agent's fallback chain, e.g. "Googlebot-Image,Googlebot".
+func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }
+
+// SiteDelay reads the interval the site asks of the agent in r: its
+// group's Crawl-delay for the engines that read it (for bing, a group
+// without one inherits the * group's, as Bing documents), and Request-rate
+// for yandex; the longer interval wins. src says where it comes from:
+// "crawl-delay (line N)", "crawl-delay (line N, * group)", "request-rate
+// (line N)". ok is false when the site sets none the engine reads.
+func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, ok bool) {
+	if r.File == nil || !a.Engine.ReadsCrawlDelay() {
+		return 0, "", false
+	}
+	g := a.Group(r.File)
+	if cd, line, has := g.CrawlDelay(); has {
+		d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
+	} else if a.Engine == engine.Bing && g.Group().Via != robotstxt.ViaStar {
+		if cd, line, has := r.File.Star().CrawlDelay(); has {
+			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d, * group)", line), true
+		}
+	}
+	if a.Engine.ReadsRequestRate() {
+		if e, has := g.Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
+			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
+				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
+			}
+		}
+	}
+	return d, src, ok
+}

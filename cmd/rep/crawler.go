@@ -1,0 +1,121 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/robotsfetch"
+)
+
+// Every command that answers for a crawler (check, lint -agent, page,
+// fetch, audit) takes the same flags and resolves the crawler through
+// rep.NewAgent, so each gives the library's answer: the registry's
+// fallback chains and * group exceptions, the engine the crawler follows.
+
+// agentFlags are -agent, -profile and -parser-only.
+type agentFlags struct {
+	agent      *string
+	profile    *string
+	parserOnly *bool
+}
+
+const agentFlagHelp = "crawler `NAME`: product token (Googlebot), full User-Agent, or comma-separated fallback chain"
+
+func addAgentFlags(fs *flag.FlagSet) *agentFlags {
+	return &agentFlags{
+		agent:      fs.String("agent", "", agentFlagHelp),
+		profile:    fs.String("profile", "", "engine whose rules apply: `ENGINE` "+engine.Names+" (default: the one the crawler follows: bingbot bing, YandexBot yandex, else google)"),
+		parserOnly: fs.Bool("parser-only", false, "the bare parser's answer: no registry fallback chains or * group exceptions"),
+	}
+}
+
+// engine returns the -profile flag's engine.
+func (f *agentFlags) engine() (engine.Engine, error) {
+	e, err := engine.Parse(*f.profile)
+	if err != nil {
+		return e, fmt.Errorf("-profile: %w", err)
+	}
+	return e, nil
+}
+
+// resolve returns the crawler asked for; nil, nil when -agent is empty.
+func (f *agentFlags) resolve() (*rep.Agent, error) {
+	e, err := f.engine()
+	if err != nil {
+		return nil, err
+	}
+	if *f.agent == "" {
+		return nil, nil
+	}
+	a, err := rep.NewAgent(*f.agent, rep.AgentOptions{Engine: e, ParserOnly: *f.parserOnly})
+	if err != nil {
+		return nil, fmt.Errorf("-agent: %w", err)
+	}
+	return a, nil
+}
+
+// allowPrivateHelp is the -allow-private flag's text, the same on every
+// command that fetches.
+const allowPrivateHelp = "fetch from loopback, private and link-local addresses too (refused by default)"
+
+// fetchSettings are what a command's fetcher depends on.
+type fetchSettings struct {
+	tool         string // rep-check, rep-page...: names the User-Agent
+	agent        *rep.Agent
+	userAgent    string // empty: tool's, naming the agent
+	allowPrivate bool
+	timeout      time.Duration
+}
+
+// fetchers holds one robotsfetch.Fetcher per run and settings, so a run
+// fetches each origin once whatever the number of URLs, and runs in one
+// process (tests) do not share a cache.
+var fetchers = struct {
+	sync.Mutex
+	m map[fetcherKey]*robotsfetch.Fetcher
+}{m: map[fetcherKey]*robotsfetch.Fetcher{}}
+
+type fetcherKey struct {
+	e            *env
+	ua           string
+	parser       uint8
+	allowPrivate bool
+	timeout      time.Duration
+}
+
+// fetcher returns the run's fetcher for s: the one way every command
+// fetches robots.txt (robotsfetch: the status table, redirects, 500 KiB,
+// caching), refusing private addresses unless -allow-private.
+func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
+	ua := s.userAgent
+	if ua == "" {
+		var names []string
+		if s.agent != nil {
+			names = s.agent.Tokens[:1]
+		}
+		ua = fetchUserAgent(s.tool, names)
+	}
+	parser := engine.Google.Parser()
+	if s.agent != nil {
+		parser = s.agent.Parser()
+	}
+	if s.timeout <= 0 {
+		s.timeout = 30 * time.Second
+	}
+	k := fetcherKey{e, ua, uint8(parser), s.allowPrivate, s.timeout}
+	fetchers.Lock()
+	defer fetchers.Unlock()
+	if f := fetchers.m[k]; f != nil {
+		return f, nil
+	}
+	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: parser, Guard: !s.allowPrivate, Timeout: s.timeout})
+	if err != nil {
+		return nil, err
+	}
+	fetchers.m[k] = f
+	return f, nil
+}

@@ -1,0 +1,170 @@
+package rep
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Decision is the answer to "may this crawler fetch this URL?": the
+// verdict with its evidence (the deciding rule and its line, the group and
+// why it applies, the engine), and how the origin's robots.txt was fetched
+// when it was. Every door of rep renders this one type.
+type Decision struct {
+	// Decision is the verdict and its deciding rule (Line 0 when none);
+	// when Fetch.Verdict is AllowAll or DisallowAll no rule was matched.
+	robotstxt.Decision
+	// URL is the URL asked about.
+	URL string
+	// Agent is the crawler asked for; nil only in a zero Decision.
+	Agent *Agent
+	// Fetch is how the robots.txt in force was fetched and read; nil when
+	// the file was given, not fetched. It is shared and must not be
+	// modified.
+	Fetch *robotsfetch.Outcome
+}
+
+// Decide answers for the agent against a robots.txt already parsed (read
+// from a file, pasted): the group the agent obeys, then its deciding rule.
+func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
+	return Decision{Decision: a.Group(f).Check(rawurl), URL: rawurl, Agent: a}
+}
+
+// DecideFetched answers for the agent against a fetched robots.txt: the
+// fetch's verdict when it allows or disallows everything (a 4xx, an
+// unreachable origin), else the file's rules.
+func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
+	d := Decision{URL: rawurl, Agent: a, Fetch: &r.Outcome}
+	switch r.Outcome.Verdict {
+	case robotsfetch.UseRules:
+		d.Decision = a.Group(r.File).Check(rawurl)
+	case robotsfetch.AllowAll:
+		d.Allowed = true
+	}
+	return d
+}
+
+// FromFetch reports whether the verdict comes from how robots.txt was
+// fetched (absent, unreachable...) rather than from a rule of the file.
+func (d Decision) FromFetch() bool {
+	return d.Fetch != nil && d.Fetch.Verdict != robotsfetch.UseRules
+}
+
+// Why says in a few words why the verdict came out as it did: the
+// deciding line, or no rule, or the fetch's reading ("robots.txt 503:
+// unreachable ...: everything disallowed").
+func (d Decision) Why() string {
+	if d.FromFetch() {
+		o := d.Fetch
+		if o.Status != 0 {
+			return fmt.Sprintf("robots.txt %d: %s", o.Status, o.Rule.Explain())
+		}
+		return "robots.txt: " + o.Rule.Explain()
+	}
+	why := "no rule matched"
+	if d.Rule.Line > 0 {
+		why = fmt.Sprintf("line %d: %s", d.Rule.Line, d.Rule)
+	}
+	switch d.Reason {
+	case robotstxt.RobotsTxt, robotstxt.EmptyRuleMatched, robotstxt.IndexHTML:
+		why += " (" + d.Reason.String() + ")"
+	}
+	return why
+}
+
+// ReasonText is the reason in words: the rule-level reason, or the
+// fetch's reading when the verdict comes from the fetch.
+func (d Decision) ReasonText() string {
+	if d.FromFetch() {
+		return d.Why()
+	}
+	return d.Reason.String()
+}
+
+// GroupText says which group applied and why, e.g. "googlebot (line 4):
+// groups naming a fallback agent".
+func (d Decision) GroupText() string {
+	if d.FromFetch() {
+		return "no group: " + d.Fetch.Verdict.String()
+	}
+	g := d.Group
+	name := g.Agent
+	if name == "" {
+		name = "none"
+	}
+	if len(g.Lines) > 0 {
+		ls := make([]string, len(g.Lines))
+		for i, l := range g.Lines {
+			ls[i] = fmt.Sprint(l)
+		}
+		name += " (line " + strings.Join(ls, ", ") + ")"
+	}
+	return name + ": " + g.Via.String()
+}
+
+// String explains the decision in one line, e.g.
+// "disallowed by line 2: Disallow: /private (https://example.com/robots.txt: 200, success (use-rules))".
+func (d Decision) String() string {
+	verdict := "allowed"
+	if !d.Allowed {
+		verdict = "disallowed"
+	}
+	s := verdict + " by " + d.Why()
+	if d.Rule.Line == 0 {
+		s = verdict + ": " + d.Why()
+	}
+	if d.Fetch != nil {
+		s += " (" + d.Fetch.String() + ")"
+	}
+	return s
+}
+
+var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star"}
+
+// decisionJSON is the one JSON shape of a verdict, shared by rep check
+// -json, the server's API and every other door. url, agent, allowed,
+// line, rule, group and reason are a contract: scripts read them.
+type decisionJSON struct {
+	URL        string               `json:"url"`
+	Agent      string               `json:"agent"`
+	Allowed    bool                 `json:"allowed"`
+	Line       int                  `json:"line"`
+	Rule       string               `json:"rule"`
+	Group      string               `json:"group"`
+	Reason     string               `json:"reason"`
+	Via        string               `json:"via"`
+	GroupLines []int                `json:"group_lines"`
+	Engine     string               `json:"engine"`
+	Tokens     []string             `json:"tokens"`
+	ParserOnly bool                 `json:"parser_only,omitempty"`
+	Notes      []string             `json:"notes,omitempty"`
+	Fetch      *robotsfetch.Outcome `json:"fetch,omitempty"`
+}
+
+// MarshalJSON renders the decision in the one verdict shape: url, agent,
+// allowed, line, rule, group (the token that selected it, "*", or "" for
+// none), reason, via (token, fallback, star, none, or fetch), group_lines,
+// engine, tokens, parser_only, notes, and fetch when robots.txt was
+// fetched.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	j := decisionJSON{
+		URL: d.URL, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
+		Group: d.Group.Agent, Reason: d.ReasonText(), GroupLines: d.Group.Lines, Fetch: d.Fetch,
+	}
+	if j.GroupLines == nil {
+		j.GroupLines = []int{}
+	}
+	if int(d.Group.Via) < len(viaCode) {
+		j.Via = viaCode[d.Group.Via]
+	}
+	if d.FromFetch() {
+		j.Via = "fetch"
+	}
+	if a := d.Agent; a != nil {
+		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes
+	}
+	return json.Marshal(j)
+}
