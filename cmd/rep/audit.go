@@ -26,7 +26,7 @@ func init() {
 
 const auditUsage = `usage: rep audit [flags] LOG ...          report per crawler (text, -json, -html)
        rep audit enrich [flags] LOG ...   one NDJSON row per log line, for Spark/Hadoop/ClickHouse
-       rep audit merge [-json] [-html FILE] PART.json ...   combine reports of parts of a log
+       rep audit merge [-json] [-html FILE] [-force] PART.json ...   combine reports of parts of a log
 
 LOG is a file (plain, .gz, .zst or .bz2, recognised by content) or - for
 standard input. Several files are read in parallel.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,12 +15,13 @@ func runAuditMerge(e *env, args []string) int {
 	fs := flag.NewFlagSet("audit merge", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. - reads one report from standard input.\n\nflags:\n")
+		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] [-force] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. - reads one report from standard input.\nThe same part given twice is refused (it would be counted twice), and so are\nparts audited against different robots.txt histories or grace periods\nunless -force is given.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "write the merged report as JSON")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	top := fs.Int("top", 1000, "paths kept per crawler")
+	force := fs.Bool("force", false, "merge parts audited against different robots.txt histories or grace periods (the report says MIXED)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
@@ -60,6 +62,18 @@ func runAuditMerge(e *env, args []string) int {
 		parts = append(parts, &rep)
 	}
 	rep, err := audit.Merge(*top, parts...)
+	if me, ok := errors.AsType[*audit.MergeError](err); ok {
+		msg := me.Describe(fs.Arg(me.A), fs.Arg(me.B))
+		if me.Kind != audit.RobotsDiffer || !*force {
+			if me.Kind == audit.RobotsDiffer {
+				msg += "; give every part the same -robots and -grace flags, or -force to merge anyway"
+			}
+			fmt.Fprintf(e.stderr, "rep audit merge: %s\n", msg)
+			return exitUsage
+		}
+		fmt.Fprintf(e.stderr, "rep audit merge: warning: %s; merged anyway (-force), the report says MIXED\n", msg)
+		rep, err = audit.MergeWith(audit.MergeOptions{TopK: *top, MixedRobots: true}, parts...)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep audit merge: %v\n", err)
 		return exitUsage
