@@ -152,7 +152,7 @@ func New(opt Options, inline bool) *Auditor {
 	a.rep.Verify = opt.VerifyMode
 	for i := 0; i < opt.Robots.Len(); i++ {
 		v := opt.Robots.Version(i)
-		a.rep.Robots = append(a.rep.Robots, RobotsInfo{Since: v.Since, Source: v.Source})
+		a.rep.Robots = append(a.rep.Robots, RobotsInfo{Since: v.Since, Source: v.Source, Rules: RulesDigest(v.File)})
 	}
 	return a
 }

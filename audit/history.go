@@ -1,9 +1,12 @@
 package audit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -68,4 +71,36 @@ func (h *History) Version(i int) Version { return h.versions[i] }
 // at returns the index of the version in force at t (Unix ns), or -1.
 func (h *History) at(t int64) int {
 	return sort.Search(len(h.since), func(i int) bool { return h.since[i] > t }) - 1
+}
+
+// RulesDigest returns the hex SHA-256 of what f decides with: its profile,
+// every group's user-agent tokens, rules and extension lines (Crawl-delay
+// among them), each with its line number, since reports name rules by line.
+// Comments, blank lines elsewhere in the file and Sitemap lines do not
+// count, so two files judge every request alike, and report the same
+// lines, exactly when their digests match. A nil f has the digest of an
+// empty file.
+func RulesDigest(f *robotstxt.File) string {
+	if f == nil {
+		f = robotstxt.Parse(nil)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "profile %s\n", f.Profile())
+	for i, g := range f.Groups() {
+		fmt.Fprintf(h, "group %d\n", i)
+		for j, t := range g.Tokens {
+			line := 0
+			if j < len(g.AgentLines) {
+				line = g.AgentLines[j]
+			}
+			fmt.Fprintf(h, "agent %d %q\n", line, t)
+		}
+		for _, r := range g.Rules {
+			fmt.Fprintf(h, "rule %d %t %q\n", r.Line, r.Allow, r.Pattern)
+		}
+	}
+	for _, e := range f.Extensions() {
+		fmt.Fprintf(h, "ext %d %d %q %q\n", e.Line, e.Group, strings.ToLower(e.Name), e.Value)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

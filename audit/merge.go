@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep/accesslog"
@@ -20,16 +21,49 @@ func sortEdges(e []Edge) {
 // (top-k paths exactly so while each crawler has at most TopK distinct
 // paths; beyond that they are Space-Saving estimates with error bounds).
 // topK bounds the merged path lists (0: 1000).
+//
+// Merge refuses, with a *MergeError, the same part given twice and parts
+// judged against different robots.txt histories or grace periods; see
+// MergeWith to merge the latter anyway.
 func Merge(topK int, parts ...*Report) (*Report, error) {
+	return MergeWith(MergeOptions{TopK: topK}, parts...)
+}
+
+// MergeOptions configure MergeWith.
+type MergeOptions struct {
+	// TopK bounds the merged path lists (0: 1000).
+	TopK int
+	// MixedRobots merges parts judged against different robots.txt
+	// histories or grace periods instead of refusing them. The merged
+	// Report lists every part's versions and has MixedRobots set.
+	MixedRobots bool
+}
+
+// MergeWith is Merge with options.
+func MergeWith(opt MergeOptions, parts ...*Report) (*Report, error) {
+	topK := opt.TopK
 	if topK <= 0 {
 		topK = 1000
 	}
-	ps := append([]*Report(nil), parts...)
-	for _, p := range ps {
+	for _, p := range parts {
 		if p.Schema != SchemaVersion {
 			return nil, fmt.Errorf("report schema %d, want %d (made by another version of rep)", p.Schema, SchemaVersion)
 		}
 	}
+	if err := samePart(parts); err != nil {
+		return nil, err
+	}
+	mixed := false
+	for i := 1; i < len(parts); i++ {
+		if sameHistory(parts[0], parts[i]) {
+			continue
+		}
+		if !opt.MixedRobots {
+			return nil, &MergeError{Kind: RobotsDiffer, A: 0, B: i, a: parts[0], b: parts[i]}
+		}
+		mixed = true
+	}
+	ps := append([]*Report(nil), parts...)
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].Requests == 0 || ps[j].Requests == 0 {
 			return ps[i].Requests > ps[j].Requests
@@ -88,6 +122,10 @@ func Merge(topK int, parts ...*Report) (*Report, error) {
 			}
 			mergeCrawler(m, c, topK)
 		}
+	}
+	if mixed {
+		out.MixedRobots = true
+		out.Robots = unionRobots(parts)
 	}
 	sortCrawlers(out.Crawlers)
 	return out, nil
@@ -217,5 +255,156 @@ func mergeViolations(a, b []Violation) []Violation {
 		out = append(out, v)
 	}
 	sortViolations(out)
+	return out
+}
+
+// ConflictKind says why two parts do not merge.
+type ConflictKind int
+
+const (
+	// SamePart: both Reports cover the same lines (the same counts and the
+	// same first and last request), so merging would count them twice.
+	SamePart ConflictKind = iota + 1
+	// RobotsDiffer: the parts were judged against different robots.txt
+	// histories or grace periods, so a request one part counts as
+	// disallowed the other might count as allowed, and their sums mean
+	// neither.
+	RobotsDiffer
+)
+
+// MergeError is the error Merge returns when two of its parts do not
+// merge. A and B index the parts as given to Merge.
+type MergeError struct {
+	Kind ConflictKind
+	A, B int
+	a, b *Report
+}
+
+// Error describes the conflict, naming each part by its number and its
+// Sources.
+func (e *MergeError) Error() string {
+	name := func(i int, r *Report) string {
+		if len(r.Sources) == 0 {
+			return fmt.Sprintf("part %d", i+1)
+		}
+		return strings.Join(r.Sources, ", ")
+	}
+	return e.Describe(name(e.A, e.a), name(e.B, e.b))
+}
+
+// Describe is Error with the two parts named nameA and nameB (file names,
+// say).
+func (e *MergeError) Describe(nameA, nameB string) string {
+	a, b := e.a, e.b
+	if e.Kind == SamePart {
+		return fmt.Sprintf("%s and %s are the same part of the log (both %d lines, %d requests, %s → %s): merging would count it twice",
+			nameA, nameB, a.Lines, a.Requests, a.First.UTC().Format(time.RFC3339), a.Last.UTC().Format(time.RFC3339))
+	}
+	var detail string
+	if a.Grace != b.Grace {
+		detail = fmt.Sprintf("grace %s in %s, %s in %s", time.Duration(a.Grace), nameA, time.Duration(b.Grace), nameB)
+	} else {
+		digests := sameSourcesOtherRules(a.Robots, b.Robots)
+		detail = fmt.Sprintf("%s: %s; %s: %s", nameA, describeRobots(a.Robots, digests), nameB, describeRobots(b.Robots, digests))
+	}
+	return fmt.Sprintf("%s and %s were audited against different robots.txt histories (%s): a request one counts as disallowed the other may count as allowed, so the merged counts would follow neither", nameA, nameB, detail)
+}
+
+// partKey is what identifies a part of a log: two distinct parts of one
+// log cannot share all of it unless they are empty.
+type partKey struct {
+	lines, bad, requests, other, otherHost, noUA int64
+	first, last                                  int64
+}
+
+// samePart returns a *MergeError for the first part that repeats an
+// earlier one.
+func samePart(parts []*Report) error {
+	seen := map[partKey]int{}
+	for i, p := range parts {
+		if p.Lines == 0 {
+			continue // an empty part adds nothing, however often
+		}
+		k := partKey{p.Lines, p.BadLines, p.Requests, p.Other, p.OtherHost, p.NoUserAgent, p.First.UnixNano(), p.Last.UnixNano()}
+		if j, ok := seen[k]; ok {
+			return &MergeError{Kind: SamePart, A: j, B: i, a: parts[j], b: p}
+		}
+		seen[k] = i
+	}
+	return nil
+}
+
+// sameHistory reports whether a and b were judged alike: the same grace
+// and the same robots.txt versions from the same times. Versions compare
+// by their rules' digests when both have one, else by Source.
+func sameHistory(a, b *Report) bool {
+	if a.Grace != b.Grace || len(a.Robots) != len(b.Robots) {
+		return false
+	}
+	for i, va := range a.Robots {
+		if !sameVersion(va, b.Robots[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameVersion(a, b RobotsInfo) bool {
+	if !a.Since.Equal(b.Since) {
+		return false
+	}
+	if a.Rules != "" && b.Rules != "" {
+		return a.Rules == b.Rules
+	}
+	return a.Source == b.Source
+}
+
+// sameSourcesOtherRules reports whether a version of a and one of b have
+// the same Source and Since but other rules: only the digests then tell
+// the histories apart.
+func sameSourcesOtherRules(a, b []RobotsInfo) bool {
+	for _, va := range a {
+		for _, vb := range b {
+			if va.Source == vb.Source && va.Since.Equal(vb.Since) && va.Rules != vb.Rules {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func describeRobots(vs []RobotsInfo, digests bool) string {
+	if len(vs) == 0 {
+		return "no robots.txt"
+	}
+	var s []string
+	for _, v := range vs {
+		d := v.Source
+		if !v.Since.IsZero() {
+			d += " from " + v.Since.UTC().Format(time.RFC3339)
+		}
+		if digests && v.Rules != "" {
+			d += " (rules " + v.Rules[:min(12, len(v.Rules))] + ")"
+		}
+		s = append(s, d)
+	}
+	return strings.Join(s, ", ")
+}
+
+// unionRobots lists every distinct version of the parts, by Since.
+func unionRobots(parts []*Report) []RobotsInfo {
+	var out []RobotsInfo
+	for _, p := range parts {
+	next:
+		for _, v := range p.Robots {
+			for _, o := range out {
+				if sameVersion(o, v) {
+					continue next
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
 	return out
 }

@@ -3,11 +3,15 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // canonical renders a Report as JSON without what legitimately differs
@@ -124,4 +128,79 @@ func diff(a, b string) string {
 		}
 	}
 	return "lengths differ"
+}
+
+// TestMergeRefuses holds Merge to refusing what it cannot add up: the same
+// part twice, and parts judged against different robots.txt histories or
+// grace periods (merged only with MixedRobots, and then marked).
+func TestMergeRefuses(t *testing.T) {
+	const g = `"-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`
+	log1 := []byte(`66.249.66.1 - - [01/Mar/2026:00:00:00 +0000] "GET /private/a HTTP/1.1" 200 5 ` + g + "\n")
+	log2 := []byte(`66.249.66.1 - - [02/Mar/2026:00:00:00 +0000] "GET /private/b HTTP/1.1" 200 5 ` + g + "\n")
+	hist := func(vs ...Version) *History {
+		h, err := NewHistory(vs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	v1 := robotstxt.Parse([]byte("User-agent: *\nDisallow: /private/\n"))
+	v1copy := robotstxt.Parse([]byte("User-agent: *\nDisallow: /private/ # the same rules\n\n# another comment\n"))
+	v2 := robotstxt.Parse([]byte("User-agent: *\nDisallow: /public/\n"))
+	day2 := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	base := Options{Robots: hist(Version{Source: "robots.txt", File: v1})}
+	p1 := auditBytes(t, log1, nil, base)
+
+	for _, c := range []struct {
+		name string
+		opt  Options
+		kind ConflictKind // 0: merges
+		want string
+	}{
+		{"same rules, other name", Options{Robots: hist(Version{Source: "/srv/www/robots.txt", File: v1copy})}, 0, ""},
+		{"other rules, same name", Options{Robots: hist(Version{Source: "robots.txt", File: v2})}, RobotsDiffer, "(rules "},
+		{"a version more", Options{Robots: hist(Version{Source: "robots.txt", File: v1}, Version{Since: day2, Source: "new.txt", File: v2})}, RobotsDiffer, "robots.txt, new.txt from 2026-03-02T00:00:00Z"},
+		{"no robots.txt", Options{}, RobotsDiffer, "no robots.txt"},
+		{"other grace", Options{Robots: base.Robots, Grace: time.Hour}, RobotsDiffer, "grace 24h0m0s in part 1, 1h0m0s in part 2"},
+	} {
+		p2 := auditBytes(t, log2, nil, c.opt)
+		p2.Sources = nil // name it "part 2"
+		a := *p1
+		a.Sources = nil
+		m, err := Merge(0, &a, p2)
+		if c.kind == 0 {
+			if err != nil || m.MixedRobots || m.Requests != 2 {
+				t.Errorf("%s: %v, mixed %v, %d requests; want a merge of 2 requests", c.name, err, m != nil && m.MixedRobots, m.Requests)
+			}
+			continue
+		}
+		me, ok := errors.AsType[*MergeError](err)
+		if !ok || me.Kind != c.kind || me.A != 0 || me.B != 1 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v; want a MergeError of kind %d naming parts 0 and 1 and saying %q", c.name, err, c.kind, c.want)
+			continue
+		}
+		m, err = MergeWith(MergeOptions{MixedRobots: true}, &a, p2)
+		if err != nil || !m.MixedRobots || m.Requests != 2 {
+			t.Errorf("%s with MixedRobots: %v; want a merge marked MixedRobots", c.name, err)
+		}
+	}
+
+	// The same part twice, even after a round trip through JSON and under
+	// another name, and even with MixedRobots.
+	js, _ := json.Marshal(p1)
+	var again Report
+	if err := json.Unmarshal(js, &again); err != nil {
+		t.Fatal(err)
+	}
+	again.Sources = []string{"copy.log"}
+	p2 := auditBytes(t, log2, nil, base)
+	_, err := MergeWith(MergeOptions{MixedRobots: true}, p1, p2, &again)
+	if me, ok := errors.AsType[*MergeError](err); !ok || me.Kind != SamePart || me.A != 0 || me.B != 2 || !strings.Contains(err.Error(), "count it twice") {
+		t.Errorf("same part twice: %v; want a SamePart MergeError for parts 0 and 2", err)
+	}
+	// Empty parts add nothing, however often they come.
+	empty := auditBytes(t, nil, nil, base)
+	if _, err := Merge(0, p1, empty, empty); err != nil {
+		t.Errorf("empty parts: %v", err)
+	}
 }

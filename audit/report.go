@@ -36,6 +36,11 @@ type Report struct {
 	Last  time.Time `json:"last,omitzero"`
 	// Robots lists the robots.txt versions requests were judged against.
 	Robots []RobotsInfo `json:"robots,omitempty"`
+	// MixedRobots is set on a Report merged (with MergeOptions.MixedRobots)
+	// from parts judged against different robots.txt histories or grace
+	// periods: Robots then lists every version of every part, and the
+	// disallowed counts add verdicts of different rules.
+	MixedRobots bool `json:"mixed_robots,omitempty"`
 	// Grace is the cache allowance after a robots.txt change.
 	Grace    Duration   `json:"grace"`
 	Verify   string     `json:"verify"` // "off", "lists" or "dns+lists"
@@ -46,6 +51,11 @@ type Report struct {
 type RobotsInfo struct {
 	Since  time.Time `json:"since,omitzero"`
 	Source string    `json:"source"`
+	// Rules is the hex SHA-256 of the version's parsed rules (groups,
+	// rules, extension lines, with their line numbers; see RulesDigest):
+	// two versions with the same Rules judge every request alike, whatever
+	// their Source. Empty when unknown (a report written without it).
+	Rules string `json:"rules_sha256,omitempty"`
 }
 
 // Duration marshals as seconds.

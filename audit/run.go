@@ -60,7 +60,11 @@ func Run(ctx context.Context, files []string, in Input, opt Options, prog *Progr
 	if len(reports) == 1 {
 		return reports[0], nil
 	}
-	return Merge(opt.TopK, reports...)
+	rep, err := Merge(opt.TopK, reports...)
+	if me, ok := errors.AsType[*MergeError](err); ok {
+		return nil, errors.New(me.Describe(files[me.A], files[me.B]))
+	}
+	return rep, err
 }
 
 // Open opens one log for reading: "-" is in.Stdin.

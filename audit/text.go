@@ -29,7 +29,11 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			vs = append(vs, s)
 		}
-		p("robots.txt: %s (%s grace after a change)\n", strings.Join(vs, ", "), time.Duration(r.Grace))
+		mixed := ""
+		if r.MixedRobots {
+			mixed = "MIXED: parts were audited against different histories: "
+		}
+		p("robots.txt: %s%s (%s grace after a change)\n", mixed, strings.Join(vs, ", "), time.Duration(r.Grace))
 	}
 	p("verification: %s\n", r.Verify)
 	if r.NoUserAgent > 0 {

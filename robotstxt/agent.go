@@ -304,54 +304,6 @@ func (f *File) Check(agent, rawurl string) Decision {
 	return a.Check(rawurl)
 }
 
-// Profile returns the profile the file was parsed with.
-func (f *File) Profile() Profile { return f.profile }
-
-// Groups returns the groups as written, in file order. The slice is built
-// on each call.
-func (f *File) Groups() []Group {
-	out := make([]Group, len(f.groups))
-	for i, g := range f.groups {
-		G := &out[i]
-		for _, u := range f.uas[g.uaLo:g.uaHi] {
-			G.Agents = append(G.Agents, u.text(f.arena))
-			G.Tokens = append(G.Tokens, u.tok(f.arena))
-			G.AgentLines = append(G.AgentLines, int(u.line))
-		}
-		G.Rules = f.appendRules(nil, i)
-	}
-	return out
-}
-
-// Sitemaps returns the Sitemap lines, in file order.
-func (f *File) Sitemaps() []Sitemap { return f.sitemaps }
-
-// Unknown returns the lines with keys rep does not interpret.
-func (f *File) Unknown() []Unknown { return f.unknown }
-
-// Diagnostics returns the problems found while parsing, in line order.
-func (f *File) Diagnostics() []Diagnostic { return f.diags }
-
-// Size returns the size of the input in bytes.
-func (f *File) Size() int { return f.size }
-
-// Truncated reports whether the input was over the size limit; ParsedBytes
-// is then how much of it was read.
-func (f *File) Truncated() bool { return f.limited }
-
-// ParsedBytes returns how many bytes of the input were read.
-func (f *File) ParsedBytes() int { return f.parsedLen }
-
-// Agents returns the product tokens the file names (lower-cased, as
-// matched), without "*".
-func (f *File) Agents() []string {
-	out := make([]string, len(f.agents))
-	for i, e := range f.agents {
-		out[i] = e.token
-	}
-	return out
-}
-
 func firstInvalidUTF8(data []byte, from int) (line, col int) {
 	line, ls := 1, 0
 	for i := 0; i < len(data); {

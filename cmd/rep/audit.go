@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"runtime"
@@ -28,7 +26,7 @@ func init() {
 
 const auditUsage = `usage: rep audit [flags] LOG ...          report per crawler (text, -json, -html)
        rep audit enrich [flags] LOG ...   one NDJSON row per log line, for Spark/Hadoop/ClickHouse
-       rep audit merge [-json] [-html FILE] PART.json ...   combine reports of parts of a log
+       rep audit merge [-json] [-html FILE] [-force] PART.json ...   combine reports of parts of a log
 
 LOG is a file (plain, .gz, .zst or .bz2, recognised by content) or - for
 standard input. Several files are read in parallel.
@@ -366,174 +364,6 @@ func auditProgress(e *env, p *audit.Progress, files []string) func() {
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-func runAuditEnrich(e *env, args []string) int {
-	fs := flag.NewFlagSet("audit enrich", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, `usage: rep audit enrich [flags] LOG ...
-
-Writes exactly one NDJSON row per input line, in input order: for a request
-src, line, time, ip, host, method, path, status, bytes, ua, and for crawlers
-crawler, operator, purpose, verified, robots (allow|disallow|grace), rule,
-rule_line, robots_version, gap_ms, crawl_delay_s; for a bad line src, line,
-error, text; for a blank or directive line src, line, skip. Use - to read
-standard input, as Spark pipe, Hadoop Streaming and ClickHouse executables do;
-output is flushed whenever the input has no complete line left.
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
-	var f auditFlags
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "rep audit enrich: no log files: give one or more, or - for standard input")
-		return exitUsage
-	}
-	if auditStdinTwice(e, "rep audit enrich", fs.Args()) {
-		return exitUsage
-	}
-	in, opt, code := auditSetup(e, &f)
-	if code != exitOK {
-		return code
-	}
-	a := audit.New(opt, true)
-	w := &auditFlushWriter{w: e.stdout, buf: make([]byte, 0, 1<<16)}
-	for _, name := range fs.Args() {
-		r, err := audit.Open(name, in)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
-			return exitUsage
-		}
-		r.OnBad(func(b accesslog.BadLine) { w.buf = audit.AppendBadRow(w.buf, b) })
-		r.OnSkip(func(line int64, directive bool) { w.buf = audit.AppendSkipRow(w.buf, name, line, directive) })
-		// Answer what has been read before waiting for more: a ClickHouse
-		// executable pool sends a block and waits for all its rows.
-		var werr error
-		r.OnRead(func() {
-			if werr == nil {
-				werr = w.flush()
-			}
-		})
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				r.Close()
-				fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
-				return exitUsage
-			}
-			row := a.Add(e.ctx, rec)
-			w.buf = audit.AppendRow(w.buf, name, rec, row, opt.Robots)
-			if werr != nil {
-				r.Close()
-				return auditWriteErr(e, werr)
-			}
-			if err := w.maybeFlush(); err != nil {
-				r.Close()
-				return auditWriteErr(e, err)
-			}
-		}
-		r.Close()
-	}
-	if err := w.flush(); err != nil {
-		return auditWriteErr(e, err)
-	}
-	return exitOK
-}
-
-func auditWriteErr(e *env, err error) int {
-	if errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
-		return exitOK // the reader went away (head, a finished Spark task)
-	}
-	fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
-	return exitUsage
-}
-
-// auditFlushWriter batches rows into large writes.
-type auditFlushWriter struct {
-	w   io.Writer
-	buf []byte
-}
-
-func (w *auditFlushWriter) maybeFlush() error {
-	if len(w.buf) < 60<<10 {
-		return nil
-	}
-	return w.flush()
-}
-
-func (w *auditFlushWriter) flush() error {
-	_, err := w.w.Write(w.buf)
-	w.buf = w.buf[:0]
-	return err
-}
-
-func runAuditMerge(e *env, args []string) int {
-	fs := flag.NewFlagSet("audit merge", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. - reads one report from standard input.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
-	asJSON := fs.Bool("json", false, "write the merged report as JSON")
-	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
-	top := fs.Int("top", 1000, "paths kept per crawler")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "rep audit merge: no reports: give the PART.json files written by rep audit -json")
-		return exitUsage
-	}
-	if *top < 1 {
-		fmt.Fprintf(e.stderr, "rep audit merge: -top %d: want a number of at least 1\n", *top)
-		return exitUsage
-	}
-	var parts []*audit.Report
-	for _, name := range fs.Args() {
-		rd := e.input()
-		if name != "-" {
-			fh, err := os.Open(name)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "rep audit merge: %v\n", err)
-				return exitUsage
-			}
-			defer fh.Close()
-			rd = fh
-		}
-		var rep audit.Report
-		dec := json.NewDecoder(io.LimitReader(rd, 1<<30))
-		if err := dec.Decode(&rep); err != nil {
-			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report: %v\n", name, err)
-			return exitUsage
-		}
-		if rep.Schema == 0 {
-			// Any JSON object decodes; a report always has its schema.
-			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report (no \"schema\"): give the output of rep audit -json\n", name)
-			return exitUsage
-		}
-		parts = append(parts, &rep)
-	}
-	rep, err := audit.Merge(*top, parts...)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "rep audit merge: %v\n", err)
-		return exitUsage
-	}
-	return auditOutput(e, rep, *asJSON, *htmlOut)
 }
 
 // auditStdinTwice reports (and says) when "-" is given more than once:
