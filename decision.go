@@ -37,10 +37,22 @@ func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 // fetch's verdict when it allows or disallows everything (a 4xx, an
 // unreachable origin), else the file's rules.
 func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
+	var g *robotstxt.Agent
+	if r.Outcome.Verdict == robotsfetch.UseRules {
+		g = a.Group(r.File)
+	}
+	return a.DecideIn(r, g, rawurl)
+}
+
+// DecideIn is DecideFetched with the group already resolved: g is
+// a.Group(r.File), kept by callers that answer many URLs of one file (the
+// audit keeps one per crawler and robots.txt version). It does not
+// allocate.
+func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl string) Decision {
 	d := Decision{URL: rawurl, Agent: a, Fetch: &r.Outcome}
 	switch r.Outcome.Verdict {
 	case robotsfetch.UseRules:
-		d.Decision = a.Group(r.File).Check(rawurl)
+		d.Decision = g.Check(rawurl)
 	case robotsfetch.AllowAll:
 		d.Allowed = true
 	}

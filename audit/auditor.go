@@ -3,6 +3,8 @@ package audit
 import (
 	"bytes"
 	"context"
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -111,6 +113,7 @@ type Auditor struct {
 // cstate is the running aggregate of one crawler.
 type cstate struct {
 	c            *crawlers.Crawler
+	rep          *rep.Agent // the crawler as every door of rep resolves it
 	out          Crawler
 	status       [1000]int64
 	robotsStatus map[int]int64
@@ -152,7 +155,7 @@ func New(opt Options, inline bool) *Auditor {
 	a.rep.Verify = opt.VerifyMode
 	for i := 0; i < opt.Robots.Len(); i++ {
 		v := opt.Robots.Version(i)
-		a.rep.Robots = append(a.rep.Robots, RobotsInfo{Since: v.Since, Source: v.Source, Rules: RulesDigest(v.File)})
+		a.rep.Robots = append(a.rep.Robots, RobotsInfo{Since: v.Since, Source: v.Source, Rules: v.Digest()})
 	}
 	return a
 }
@@ -162,7 +165,8 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		return s
 	}
 	s := &cstate{
-		c: c,
+		c:   c,
+		rep: rep.AgentFor(c, engine.Auto),
 		out: Crawler{
 			Name: c.Name, Operator: c.Operator, Purpose: string(c.Purpose),
 			ObeysRobots: string(c.RobotsTxt), ObeysCrawlDelay: string(c.CrawlDelay),
@@ -189,18 +193,21 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 	return s
 }
 
+// agent returns the group of version i the crawler obeys, resolved once
+// by the one path every door of rep takes (rep.Agent: the registry's
+// fallback chains, the crawlers that ignore the * group); nil when the
+// version's fetch decided without a file.
 func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
-	if s.agents[i] == nil {
-		// The registry knows each crawler's fallback chain (Googlebot-Image
-		// obeys a Googlebot group) and who ignores the * group (AdsBot).
-		f := h.versions[i].File
-		if s.c.IgnoresStar {
-			s.agents[i] = f.AgentExplicit(s.c.RobotsAgents()...)
-		} else {
-			s.agents[i] = f.Agent(s.c.RobotsAgents()...)
-		}
+	if s.agents[i] == nil && h.versions[i].File != nil {
+		s.agents[i] = s.rep.Group(h.versions[i].File)
 	}
 	return s.agents[i]
+}
+
+// check decides path for the crawler under version i: the version's fetch
+// verdict, else its rules.
+func (s *cstate) check(h *History, i int, path string) robotstxt.Decision {
+	return s.rep.DecideIn(h.robots[i], s.agent(h, i), path).Decision
 }
 
 // crawlDelay returns the Crawl-delay (ns) version i sets for the crawler,
@@ -209,7 +216,9 @@ func (s *cstate) crawlDelay(h *History, i int) int64 {
 	if s.delays[i] < 0 {
 		s.delays[i] = 0
 		if s.c.CrawlDelay == crawlers.Yes {
-			if d, _, ok := s.agent(h, i).CrawlDelay(); ok {
+			if g := s.agent(h, i); g == nil {
+				// no file in force: no Crawl-delay
+			} else if d, _, ok := g.CrawlDelay(); ok {
 				s.delays[i] = int64(d)
 			}
 		}
@@ -292,7 +301,7 @@ func (a *Auditor) Add(ctx context.Context, rec *accesslog.Record) Row {
 	row.Version = vi
 	disallowed := false
 	if vi >= 0 && len(pq) > 0 {
-		d := s.agent(h, vi).Check(str(pq))
+		d := s.check(h, vi, str(pq))
 		row.Rule = d.Rule
 		switch {
 		case d.Allowed:
@@ -327,7 +336,7 @@ func (a *Auditor) Add(ctx context.Context, rec *accesslog.Record) Row {
 func (a *Auditor) inGrace(s *cstate, h *History, vi int, t int64, pq []byte) bool {
 	from := t - int64(a.opt.Grace)
 	for j := vi - 1; j >= 0 && h.since[j+1] > from; j-- {
-		if s.agent(h, j).Check(str(pq)).Allowed {
+		if s.check(h, j, str(pq)).Allowed {
 			return true
 		}
 	}

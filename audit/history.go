@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"math"
 	"sort"
 	"strings"
@@ -24,14 +25,21 @@ type Version struct {
 	Since time.Time
 	// Source names where it came from (a file name or URL), for reports.
 	Source string
-	File   *robotstxt.File
+	// File is the robots.txt in force. It may be nil when Fetch says the
+	// fetch itself decided (a 4xx: allow all; unreachable: disallow all).
+	File *robotstxt.File
+	// Fetch is how the file was fetched, when it was; nil for a file given
+	// as such. Requests are judged by its verdict as crawlers do (RFC 9309
+	// §2.3.1): no file is made up for an allow-all or disallow-all fetch.
+	Fetch *robotsfetch.Outcome
 }
 
 // History is the sequence of robots.txt versions of a site, oldest first.
 // It is immutable and safe for concurrent use.
 type History struct {
 	versions []Version
-	since    []int64 // Unix ns; math.MinInt64 for "always"
+	robots   []*robotsfetch.Robots // each version as a crawler holds it
+	since    []int64               // Unix ns; math.MinInt64 for "always"
 }
 
 // NewHistory builds a History. Versions may be given in any order; two
@@ -45,9 +53,14 @@ func NewHistory(vs ...Version) (*History, error) {
 		}
 	}
 	for _, v := range h.versions {
-		if v.File == nil {
+		r := &robotsfetch.Robots{File: v.File}
+		if v.Fetch != nil {
+			r.Outcome = *v.Fetch
+		}
+		if r.Outcome.Verdict == robotsfetch.UseRules && v.File == nil {
 			return nil, fmt.Errorf("robots.txt %s: no parsed file", v.Source)
 		}
+		h.robots = append(h.robots, r)
 		s := int64(math.MinInt64)
 		if !v.Since.IsZero() {
 			s = v.Since.UnixNano()
@@ -71,6 +84,17 @@ func (h *History) Version(i int) Version { return h.versions[i] }
 // at returns the index of the version in force at t (Unix ns), or -1.
 func (h *History) at(t int64) int {
 	return sort.Search(len(h.since), func(i int) bool { return h.since[i] > t }) - 1
+}
+
+// Digest returns RulesDigest of the version's file, or, when its fetch
+// decided without one, a digest of that verdict (an unreachable robots.txt
+// disallows everything, which no file's digest must equal).
+func (v Version) Digest() string {
+	if v.Fetch != nil && v.Fetch.Verdict != robotsfetch.UseRules {
+		h := sha256.Sum256([]byte("verdict " + v.Fetch.Verdict.String()))
+		return hex.EncodeToString(h[:])
+	}
+	return RulesDigest(v.File)
 }
 
 // RulesDigest returns the hex SHA-256 of what f decides with: its profile,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -202,7 +201,7 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		opt.Grace = time.Nanosecond // "no grace" rather than the default
 	}
 	if len(f.robots) > 0 {
-		h, err := auditHistory(e.ctx, f)
+		h, err := auditHistory(e, f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep audit: -robots: %v\n", err)
 			return in, opt, exitUsage
@@ -240,26 +239,26 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 }
 
 // auditHistory loads the -robots arguments.
-func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, error) {
+func auditHistory(e *env, f *auditFlags) (*audit.History, error) {
 	var vs []audit.Version
 	for _, arg := range f.robots {
 		src, since, err := auditSplitTime(arg)
 		if err != nil {
 			return nil, err
 		}
-		var file *robotstxt.File
+		v := audit.Version{Since: since, Source: src}
 		if l := strings.ToLower(src); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
-			file, src, err = auditFetchRobots(ctx, src, f.allowPrivate)
+			err = auditFetchRobots(e, src, f.allowPrivate, &v)
 		} else {
 			var data []byte
 			if data, _, err = readRobots(src, nil); err == nil {
-				file = robotstxt.Parse(data)
+				v.File = robotstxt.Parse(data)
 			}
 		}
 		if err != nil {
 			return nil, err
 		}
-		vs = append(vs, audit.Version{Since: since, Source: src, File: file})
+		vs = append(vs, v)
 	}
 	return audit.NewHistory(vs...)
 }
@@ -288,17 +287,18 @@ func auditSplitTime(arg string) (string, time.Time, error) {
 	return "", time.Time{}, fmt.Errorf("%q: the time after @ must be RFC 3339 (2026-03-01T00:00:00Z) or a date (2026-03-01)", arg)
 }
 
-// auditFetchRobots fetches a robots.txt URL as a crawler would and returns
-// the rules in force: the file, or allow-all / disallow-all when the status
-// says so (RFC 9309 §2.3.1.3–4).
-func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robotstxt.File, string, error) {
-	fetcher, err := robotsfetch.New(robotsfetch.Options{UserAgent: "rep-audit (+https://github.com/rep-toolkit/rep)", Timeout: 30 * time.Second, Guard: !allowPrivate})
+// auditFetchRobots fetches a robots.txt URL as a crawler would, through
+// the fetcher every command uses, and fills v with what crawlers then
+// hold: the file, or the fetch's own verdict (4xx: allow all; 5xx:
+// disallow all; RFC 9309 §2.3.1.3–4), never a made-up file.
+func auditFetchRobots(e *env, url string, allowPrivate bool, v *audit.Version) error {
+	fetcher, err := e.fetcher(fetchSettings{tool: "rep-audit", allowPrivate: allowPrivate})
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	rb, err := fetcher.Get(ctx, url)
+	rb, err := fetcher.Get(e.ctx, url)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", url, err)
+		return fmt.Errorf("%s: %v", url, err)
 	}
 	o := rb.Outcome
 	if o.Status == 0 {
@@ -306,24 +306,24 @@ func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robo
 		// all", but judging a log by that would flag every request. Ask for
 		// the file instead.
 		hint := "save the robots.txt and give it as a file"
-		if strings.Contains(o.Error, "netguard") {
+		if o.Refused {
 			hint = "use -allow-private to fetch from a local or staging server"
 		}
-		return nil, "", fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
+		return fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
 	}
-	src := fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
-	switch {
-	case rb.File != nil:
-		return rb.File, src, nil
-	case o.Verdict == robotsfetch.AllowAll:
-		return robotstxt.Parse(nil), src + ": allow all", nil
-	default:
+	v.Source = fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
+	v.File, v.Fetch = rb.File, &o
+	switch o.Verdict {
+	case robotsfetch.AllowAll:
+		v.Source += ": allow all"
+	case robotsfetch.DisallowAll:
 		msg := o.Error
 		if msg == "" {
 			msg = o.Rule.Explain()
 		}
-		return robotstxt.Parse([]byte("User-agent: *\nDisallow: /\n")), src + ": disallow all (" + msg + ")", nil
+		v.Source += ": disallow all (" + msg + ")"
 	}
+	return nil
 }
 
 // auditProgress draws a progress line on a terminal stderr and returns a
