@@ -146,7 +146,7 @@ func NewAgent(name string, o AgentOptions) (*Agent, error) {
 	if a.Engine == engine.Auto {
 		a.Engine = c.Engine.Or(engine.Google)
 		if a.Engine != engine.Google {
-			a.Notes = append(a.Notes, fmt.Sprintf("%s follows %s's rules (engine %s)", a.Tokens[0], c.Operator, a.Engine))
+			a.Notes = append(a.Notes, fmt.Sprintf("%s follows the %s engine's rules (%s)", a.Tokens[0], a.Engine, c.Operator))
 		}
 	}
 	return a, nil

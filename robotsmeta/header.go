@@ -45,7 +45,7 @@ func (p *Page) readHeaders(lines []string, o *Options) string {
 				p.diag(Warning, "empty-value", n, 1, src, "X-Robots-Tag header has no value")
 				continue
 			}
-			p.parseRuleList(value, listCtx{header: true, src: src, line: n, lint: true, now: o.Now})
+			p.parseRuleList(value, listCtx{header: true, src: src, line: n, lint: true, now: o.Now, agent: o.Agent, prof: o.Profile})
 		case strings.EqualFold(name, "tdm-reservation"):
 			src := p.addSource(Source{Kind: FromHeader, Name: name, Value: value, Line: n})
 			if t, ok := parseTDM(value); ok {

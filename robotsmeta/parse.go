@@ -228,7 +228,7 @@ func (e *extractor) meta(at attrs) {
 		scope = ""
 	}
 	first := len(p.Rules)
-	n := p.parseRuleList(at.content, listCtx{scope: scope, src: src, line: e.line, col: e.col, lint: robotsish, now: e.o.Now})
+	n := p.parseRuleList(at.content, listCtx{scope: scope, src: src, line: e.line, col: e.col, lint: robotsish, now: e.o.Now, agent: e.o.Agent, prof: e.o.Profile})
 	if n == 0 && !robotsish {
 		p.Sources = p.Sources[:src]
 		return

@@ -14,6 +14,18 @@ type listCtx struct {
 	line, col int    // position of the source; header diagnostics add the offset
 	lint      bool   // report problems (robots-like names only)
 	now       time.Time
+	// agent and prof are the crawler the page is read for, when known:
+	// a finding about a rule that does not reach it says so.
+	agent string
+	prof  Profile
+}
+
+// scopeName names a rule's scope in messages.
+func scopeName(scope string) string {
+	if scope == "" {
+		return "every crawler"
+	}
+	return scope
 }
 
 func isIdentByte(c byte) bool {
@@ -214,7 +226,14 @@ func (p *Page) valued(d Directive, v string, at int, c listCtx, emit func(Rule),
 			warn(Info, "date-two-digit-year", at, "unavailable_after: %q has a two-digit year: read as %d", v, t.Year())
 		}
 		if !c.now.IsZero() && !c.now.Before(t) {
-			warn(Warning, "date-past", at, "unavailable_after %s is already past: the page is treated as noindex", t.Format(time.RFC3339))
+			r := &p.Rules[len(p.Rules)-1]
+			if c.agent != "" && !p.applies(r, agentToken(c.agent), c.prof) {
+				// A rule for another crawler: worth knowing, not a warning
+				// about the crawler the page is read for.
+				warn(Info, "date-past", at, "unavailable_after %s is already past for %s, which treats the page as noindex; it does not apply to %s", t.Format(time.RFC3339), scopeName(r.Scope), c.agent)
+			} else {
+				warn(Warning, "date-past", at, "unavailable_after %s is already past: the page is treated as noindex", t.Format(time.RFC3339))
+			}
 		}
 	}
 }
