@@ -54,7 +54,9 @@ func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl strin
 	case robotsfetch.UseRules:
 		d.Decision = g.Check(rawurl)
 	case robotsfetch.AllowAll:
-		d.Allowed = true
+		d.Allowed, d.Reason, d.Group.Via = true, robotstxt.Unavailable, robotstxt.ViaFetch
+	default:
+		d.Reason, d.Group.Via = robotstxt.Unreachable, robotstxt.ViaFetch
 	}
 	return d
 }
@@ -71,6 +73,9 @@ func (d Decision) FromFetch() bool {
 func (d Decision) Why() string {
 	if d.FromFetch() {
 		o := d.Fetch
+		if o.Refused {
+			return "robots.txt not fetched: its address is loopback, private or link-local, which this fetcher refuses: everything disallowed"
+		}
 		if o.Status != 0 {
 			return fmt.Sprintf("robots.txt %d: %s", o.Status, o.Rule.Explain())
 		}
@@ -87,8 +92,9 @@ func (d Decision) Why() string {
 	return why
 }
 
-// ReasonText is the reason in words: the rule-level reason, or the
-// fetch's reading when the verdict comes from the fetch.
+// ReasonText is the reason in words: the rule-level reason, or, when the
+// verdict comes from the fetch (Reason Unavailable or Unreachable), the
+// fetch's own reading of it.
 func (d Decision) ReasonText() string {
 	if d.FromFetch() {
 		return d.Why()
@@ -134,7 +140,7 @@ func (d Decision) String() string {
 	return s
 }
 
-var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star"}
+var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star", robotstxt.ViaFetch: "fetch"}
 
 // decisionJSON is the one JSON shape of a verdict, shared by rep check
 // -json, the server's API and every other door. url, agent, allowed,
@@ -171,9 +177,6 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 	}
 	if int(d.Group.Via) < len(viaCode) {
 		j.Via = viaCode[d.Group.Via]
-	}
-	if d.FromFetch() {
-		j.Via = "fetch"
 	}
 	if a := d.Agent; a != nil {
 		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes

@@ -107,6 +107,16 @@ const (
 	IndexHTML
 	// RobotsTxt: the path is "/robots.txt", always allowed (RFC 9309 §2.2.2).
 	RobotsTxt
+	// Unavailable: no file was read because robots.txt is unavailable (a
+	// 4xx, RFC 9309 §2.3.1.3; too many or unfollowable redirects, as
+	// Google reads them): there are no restrictions, so the URL is allowed.
+	// Set by a fetcher's answer (package rep), never by Check.
+	Unavailable
+	// Unreachable: robots.txt could not be fetched (a 5xx or 429, a network
+	// error, an address refused by the fetcher's guard): everything is
+	// disallowed (RFC 9309 §2.3.1.4). Set by a fetcher's answer (package
+	// rep), never by Check.
+	Unreachable
 )
 
 var reasonText = [...]string{
@@ -115,6 +125,8 @@ var reasonText = [...]string{
 	EmptyRuleMatched: "only an empty rule matched; an empty value never blocks",
 	IndexHTML:        "an allowed index.html also allows its directory",
 	RobotsTxt:        "/robots.txt is always allowed (RFC 9309 §2.2.2)",
+	Unavailable:      "robots.txt is unavailable: no restrictions (RFC 9309 §2.3.1.3)",
+	Unreachable:      "robots.txt is unreachable: everything disallowed (RFC 9309 §2.3.1.4)",
 }
 
 // String explains the reason in a few words.
@@ -139,6 +151,10 @@ const (
 	ViaFallback
 	// ViaStar: the "*" groups, because no group names any token asked for.
 	ViaStar
+	// ViaFetch: no group was chosen: robots.txt was unavailable or
+	// unreachable, and that decided (see Reason). Set by a fetcher's
+	// answer (package rep), never by File.Agent.
+	ViaFetch
 )
 
 var viaText = [...]string{
@@ -146,6 +162,7 @@ var viaText = [...]string{
 	ViaToken:    "groups naming the agent",
 	ViaFallback: "groups naming a fallback agent",
 	ViaStar:     "the * group (no group names the agent)",
+	ViaFetch:    "no group: how robots.txt was fetched decided",
 }
 
 // String explains the choice in a few words.
