@@ -7,9 +7,20 @@
 // (data/registry.json). It covers the operators whose verification methods
 // are documented in the team's research note (Google's three list families,
 // Bing, Yandex, Baidu, Apple, DuckDuckGo, OpenAI, Anthropic, Common Crawl,
-// Perplexity, Meta, Amazon, Mistral AI, ByteDance, Cohere) and the robots.txt
+// Perplexity, Meta, Amazon, Mistral AI, ByteDance, Cohere, and Yahoo's Slurp) and the robots.txt
 // control tokens Google-Extended and Applebot-Extended, which never crawl: a
 // request carrying one of them is always forged.
+//
+// Each entry also says how the crawler reads robots.txt, as its operator
+// documents it: whose rules it follows ([Crawler.Engine]), the tokens whose
+// group it obeys when no group names it ([Crawler.RobotsFallback]:
+// Googlebot-Image → Googlebot, bingbot → msnbot, Applebot → Googlebot,
+// YandexBot → the Yandex group of [Groups]), whether it ignores the "*"
+// group ([Crawler.IgnoresStar]: Google's AdsBot, Mediapartners-Google,
+// APIs-Google), and whether it is retired ([Crawler.Retired]: msnbot). The
+// registry is checked when it loads: a fallback naming nothing known, a
+// fallback cycle, or an entry that ignores "*" yet is said to ignore
+// robots.txt stops the program at start-up rather than giving wrong answers.
 //
 // User-Agents not in the registry are classified with the MIT-licensed
 // crawler-user-agents data set (https://github.com/monperrus/crawler-user-agents,

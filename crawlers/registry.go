@@ -4,8 +4,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"github.com/rep-toolkit/rep/engine"
+	"slices"
 	"strings"
+
+	"github.com/rep-toolkit/rep/engine"
 )
 
 // Purpose says what a crawler fetches for.
@@ -105,11 +107,21 @@ type Crawler struct {
 	Note       string        `json:"note,omitempty"`
 	// RobotsFallback are the product tokens whose robots.txt group the
 	// crawler obeys when no group names it, in order (Google documents
-	// Googlebot-Image's tokens as "Googlebot-Image, Googlebot").
+	// Googlebot-Image's tokens as "Googlebot-Image, Googlebot"; Bing says
+	// bingbot obeys a group for msnbot when none names bingbot). Each token
+	// is another registry crawler's or one of [Groups]; the chain is written
+	// out in full: when it names a crawler that has a chain of its own, that
+	// chain follows it. The load rejects anything else.
 	RobotsFallback []string `json:"robots_fallback,omitempty"`
 	// IgnoresStar is set for crawlers documented to ignore the "*" group:
 	// only a group naming them applies (Google's AdsBot, APIs-Google).
+	// Such a crawler reads robots.txt, so its RobotsTxt is never No.
 	IgnoresStar bool `json:"ignores_star,omitempty"`
+	// Retired is set for crawlers their operator has documented as
+	// replaced or shut down (msnbot by bingbot in 2010; Yahoo's Slurp).
+	// They stay in the registry because robots.txt files still name them
+	// and old logs, or impostors, still carry their User-Agents.
+	Retired bool `json:"retired,omitempty"`
 
 	// Source is SourceRegistry or SourceDataSet.
 	Source Source `json:"-"`
@@ -135,6 +147,17 @@ func (c *Crawler) RobotsAgents() []string {
 // never appears in a genuine request.
 func (c *Crawler) TokenOnly() bool { return c.Verify.Method == MethodTokenOnly }
 
+// Group is a robots.txt user-agent token that an operator documents as
+// naming several of its crawlers at once, and that no crawler sends as its
+// own: "User-agent: Yandex" applies to every Yandex robot that no group
+// names. Crawlers list it in their RobotsFallback.
+type Group struct {
+	Token    string `json:"token"`
+	Operator string `json:"operator"`
+	Docs     string `json:"docs"`
+	Note     string `json:"note,omitempty"`
+}
+
 // List is an operator's published IP-range file.
 type List struct {
 	ID       string   `json:"id"`
@@ -153,6 +176,7 @@ var registryJSON []byte
 type registryFile struct {
 	Comment  string     `json:"comment"`
 	Lists    []*List    `json:"lists"`
+	Groups   []*Group   `json:"groups"`
 	Crawlers []*Crawler `json:"crawlers"`
 }
 
@@ -161,7 +185,9 @@ var reg = mustLoad(registryJSON)
 type registry struct {
 	crawlers []*Crawler
 	lists    []*List
+	groups   []*Group
 	byName   map[string]*Crawler // lower-case name and tokens
+	groupBy  map[string]*Group   // lower-case group token
 	listByID map[string]*List
 }
 
@@ -183,7 +209,9 @@ func load(data []byte) (*registry, error) {
 	r := &registry{
 		crawlers: f.Crawlers,
 		lists:    f.Lists,
+		groups:   f.Groups,
 		byName:   make(map[string]*Crawler),
+		groupBy:  make(map[string]*Group),
 		listByID: make(map[string]*List),
 	}
 	for _, l := range f.Lists {
@@ -207,7 +235,94 @@ func load(data []byte) (*registry, error) {
 			}
 		}
 	}
+	for _, g := range f.Groups {
+		k := strings.ToLower(g.Token)
+		if k == "" || k == "*" {
+			return nil, fmt.Errorf("group %q: a group token names crawlers, not every crawler", g.Token)
+		}
+		if c := r.byName[k]; c != nil {
+			return nil, fmt.Errorf("group %q: token already used by crawler %q", g.Token, c.Name)
+		}
+		if _, dup := r.groupBy[k]; dup {
+			return nil, fmt.Errorf("group %q defined twice", g.Token)
+		}
+		r.groupBy[k] = g
+	}
+	for _, c := range f.Crawlers {
+		if err := r.check(c); err != nil {
+			return nil, fmt.Errorf("crawler %q: %w", c.Name, err)
+		}
+	}
 	return r, nil
+}
+
+// check rejects an entry whose robots.txt behaviour contradicts itself or
+// the rest of the registry.
+func (r *registry) check(c *Crawler) error {
+	if c.IgnoresStar && c.RobotsTxt == No {
+		return fmt.Errorf("ignores_star says it reads robots.txt groups, robots_txt %q says it ignores robots.txt", c.RobotsTxt)
+	}
+	if c.TokenOnly() && c.RobotsTxt == No {
+		return fmt.Errorf("a token-only entry exists to be obeyed in robots.txt, robots_txt %q says it is not", c.RobotsTxt)
+	}
+	seen := map[string]bool{}
+	for _, t := range c.Tokens {
+		seen[strings.ToLower(t)] = true
+	}
+	for _, fb := range c.RobotsFallback {
+		k := strings.ToLower(fb)
+		if seen[k] {
+			return fmt.Errorf("robots_fallback %q repeats one of its own tokens or an earlier fallback", fb)
+		}
+		seen[k] = true
+	}
+	if path := r.cycle(c, nil); path != nil {
+		return fmt.Errorf("robots_fallback cycle: %s", strings.Join(path, " → "))
+	}
+	for i, fb := range c.RobotsFallback {
+		k := strings.ToLower(fb)
+		if g := r.groupBy[k]; g != nil {
+			if g.Operator != c.Operator {
+				return fmt.Errorf("robots_fallback %q is a group of %s's crawlers", fb, g.Operator)
+			}
+			continue
+		}
+		o := r.byName[k]
+		if o == nil {
+			return fmt.Errorf("robots_fallback %q names no crawler or group", fb)
+		}
+		// The chain is written out in full: o's own chain follows o.
+		rest := c.RobotsFallback[i+1:]
+		for _, want := range o.RobotsFallback {
+			j := slices.IndexFunc(rest, func(s string) bool { return strings.EqualFold(s, want) })
+			if j < 0 {
+				return fmt.Errorf("robots_fallback names %q but not, after it, %q from %s's own chain", fb, want, o.Name)
+			}
+			rest = rest[j+1:]
+		}
+	}
+	return nil
+}
+
+// cycle returns a path of fallbacks from c back to a crawler already on
+// path, or nil.
+func (r *registry) cycle(c *Crawler, path []*Crawler) []string {
+	if i := slices.Index(path, c); i >= 0 {
+		var names []string
+		for _, p := range path[i:] {
+			names = append(names, p.Name)
+		}
+		return append(names, c.Name)
+	}
+	path = append(path, c)
+	for _, fb := range c.RobotsFallback {
+		if o := r.byName[strings.ToLower(fb)]; o != nil {
+			if p := r.cycle(o, path); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // All returns the registry's crawlers in file order.
@@ -219,6 +334,10 @@ func ByName(name string) (*Crawler, bool) {
 	c, ok := reg.byName[strings.ToLower(name)]
 	return c, ok
 }
+
+// Groups returns the robots.txt group tokens that name several crawlers of
+// one operator (see [Crawler.RobotsFallback]).
+func Groups() []*Group { return reg.groups }
 
 // Lists returns the IP-range lists the registry refers to.
 func Lists() []*List { return reg.lists }

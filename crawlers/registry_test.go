@@ -3,6 +3,7 @@ package crawlers
 import (
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,9 +44,12 @@ func TestRegistryComplete(t *testing.T) {
 			}
 		}
 		for _, fb := range c.RobotsFallback {
-			// A fallback names another crawler of the same operator.
-			if o, ok := ByName(fb); !ok || o.Operator != c.Operator || o == c {
-				t.Errorf("%s: robots_fallback %q is not another crawler of %s", what, fb, c.Operator)
+			// A fallback names another crawler (Applebot's is Google's
+			// Googlebot) or a group token of the same operator.
+			o, isCrawler := ByName(fb)
+			isGroup := slices.ContainsFunc(Groups(), func(g *Group) bool { return g.Token == fb && g.Operator == c.Operator })
+			if isCrawler && o == c || !isCrawler && !isGroup {
+				t.Errorf("%s: robots_fallback %q is neither another crawler nor a group of %s", what, fb, c.Operator)
 			}
 		}
 		if !purposes[c.Purpose] {
@@ -94,6 +98,16 @@ func TestRegistryComplete(t *testing.T) {
 			t.Errorf("%s: source %q", what, c.Source)
 		}
 	}
+	for _, g := range Groups() {
+		what := "group " + g.Token
+		if g.Token == "" || g.Operator == "" {
+			t.Errorf("%s: token and operator are required", what)
+		}
+		checkHTTPS(t, what, g.Docs)
+		if !slices.ContainsFunc(All(), func(c *Crawler) bool { return slices.Contains(c.RobotsFallback, g.Token) }) {
+			t.Errorf("%s: no crawler falls back to it", what)
+		}
+	}
 	for _, l := range Lists() {
 		what := "list " + l.ID
 		if l.ID == "" || l.Operator == "" {
@@ -136,6 +150,29 @@ func TestLoadErrors(t *testing.T) {
 		{"dup list", `{"lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
 		{"dup token", `{"crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
 		{"unknown list", `{"crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
+		{"unknown fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["Googlebot"]}]}`,
+			`crawler "A": robots_fallback "Googlebot" names no crawler or group`},
+		{"self fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["A"]}]}`,
+			`robots_fallback "A" repeats one of its own tokens`},
+		{"repeated fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b","B"]},{"name":"B","tokens":["b"]}]}`,
+			`robots_fallback "B" repeats`},
+		{"cycle", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["a"]}]}`,
+			`crawler "A": robots_fallback cycle: A → B → A`},
+		{"chain not written out", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
+			`crawler "A": robots_fallback names "b" but not, after it, "c" from B's own chain`},
+		{"chain out of order", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["c","b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
+			`crawler "A": robots_fallback names "b" but not, after it, "c"`},
+		{"other operator's group", `{"groups":[{"token":"Y","operator":"Yandex"}],"crawlers":[{"name":"A","tokens":["a"],"operator":"Other","robots_fallback":["y"]}]}`,
+			`robots_fallback "y" is a group of Yandex's crawlers`},
+		{"group token of a crawler", `{"groups":[{"token":"A","operator":"X"}],"crawlers":[{"name":"A","tokens":["a"]}]}`,
+			`group "A": token already used by crawler "A"`},
+		{"star group", `{"groups":[{"token":"*","operator":"X"}]}`, `group "*": a group token names crawlers`},
+		{"dup group", `{"groups":[{"token":"Y","operator":"X"},{"token":"y","operator":"X"}]}`, `group "y" defined twice`},
+		{"ignores star but not robots.txt", `{"crawlers":[{"name":"A","tokens":["a"],"ignores_star":true,"robots_txt":"no"}]}`,
+			`crawler "A": ignores_star says it reads robots.txt groups`},
+		{"ignored control token", `{"crawlers":[{"name":"A","tokens":["a"],"robots_txt":"no","verify":{"method":"token-only"}}]}`,
+			`crawler "A": a token-only entry exists to be obeyed`},
+		{"unknown engine", `{"crawlers":[{"name":"A","tokens":["a"],"engine":"altavista"}]}`, `unknown engine "altavista"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := load([]byte(tc.json))
