@@ -42,6 +42,8 @@ const (
 	doorIndex      = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n"
 	doorUpper      = "User-agent: GOOGLEBOT\nDisallow: /x\n"
 	doorAll        = "User-agent: *\nDisallow: /\n"
+	doorYandex     = "User-agent: Yandex\nDisallow: /y\n\nUser-agent: *\nDisallow: /\n"
+	doorMSN        = "User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n"
 )
 
 var doorCases = []doorCase{
@@ -65,6 +67,10 @@ var doorCases = []doorCase{
 	{"explicit chain", doorGoogleStar, "Googlebot-Image,Googlebot", "", false, "/g", false, 2, "googlebot"},
 	{"gptbot star", doorGoogleStar, "GPTBot", "", false, "/s/x", false, 5, "*"},
 	{"gptbot not googlebot's", doorGoogleStar, "GPTBot", "", false, "/g/x", true, 0, "*"},
+	{"applebot falls back to googlebot", doorGoogleStar, "Applebot", "", false, "/g", false, 2, "googlebot"},
+	{"yandexbot falls back to Yandex", doorYandex, "YandexBot", "", false, "/y/1", false, 2, "yandex"},
+	{"yandeximages not under *", doorYandex, "YandexImages", "", false, "/other", true, 0, "yandex"},
+	{"bingbot falls back to msnbot", doorMSN, "bingbot", "", false, "/m", false, 2, "msnbot"},
 	// Bing's crawler follows Bing's rules; matching is the same.
 	{"bingbot own group", doorBing, "bingbot", "", false, "/b/x", false, 2, "bingbot"},
 	{"bingbot allowed", doorBing, "bingbot", "", false, "/other", true, 0, "bingbot"},
