@@ -297,7 +297,7 @@ function renderGroup() {
   const notes = el('ul', 'notes');
   notes.id = 'agent-notes';
   for (const n of c.notes) notes.appendChild(el('li', '', n));
-  notes.appendChild(el('li', 'hint', (c.parser_only ? 'Parser only: ' : '') + 'rules of the ' + c.engine + ' engine.'));
+  notes.appendChild(el('li', 'hint', 'Rules of the ' + c.engine + ' engine.'));
   box.appendChild(notes);
   if (c.delay) {
     box.appendChild(el('p', 'hint', who + ' waits ' + c.delay.seconds + ' s between requests: ' + c.delay.from + '.'));
