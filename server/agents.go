@@ -1,72 +1,43 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/engine"
 )
 
-// agentSpec is how one crawler reads robots.txt: the fallback chain of
-// product tokens, and whether it ignores the * group.
-type agentSpec struct {
-	chain    []string
-	explicit bool
-	note     string
+// errNoAgent answers a request whose agent field is missing or blank.
+var errNoAgent = errors.New(`missing field "agent": a crawler name such as "Googlebot", a User-Agent header, or a comma-separated fallback chain`)
+
+// newAgent resolves a request's agent, profile and parser_only fields
+// through rep.NewAgent, as every door of rep does: the registry's fallback
+// chains and * group exceptions, and the engine the crawler follows when
+// profile is empty.
+func newAgent(name, profile string, parserOnly bool) (*rep.Agent, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, errNoAgent
+	}
+	e, err := parseEngine(profile)
+	if err != nil {
+		return nil, err
+	}
+	return rep.NewAgent(name, rep.AgentOptions{Engine: e, ParserOnly: parserOnly})
 }
 
-func (a agentSpec) of(f *robotstxt.File) *robotstxt.Agent {
-	if a.explicit {
-		return f.AgentExplicit(a.chain...)
+// parseEngine reads a profile field: google, bing, yandex or rfc9309;
+// empty (or auto) follows the agent.
+func parseEngine(profile string) (engine.Engine, error) {
+	e, err := engine.Parse(profile)
+	var bad *engine.Error
+	if errors.As(err, &bad) {
+		return e, fmt.Errorf("unknown profile %q: use %s", bad.Name, engine.Names)
 	}
-	return f.Agent(a.chain...)
-}
-
-// resolveAgent turns the agent field into a spec: a comma-separated chain
-// is taken as given; a single known crawler gets its documented fallback
-// and * handling. The message is non-empty when the field is unusable.
-func (s *Server) resolveAgent(agent string) (agentSpec, string) {
-	agent = strings.TrimSpace(agent)
-	if agent == "" {
-		return agentSpec{}, `missing field "agent": a crawler name such as "Googlebot", a User-Agent header, or a comma-separated fallback chain`
-	}
-	if len(agent) > maxAgent {
-		return agentSpec{}, fmt.Sprintf("agent is %d bytes: at most %d", len(agent), maxAgent)
-	}
-	var spec agentSpec
-	for n := range strings.SplitSeq(agent, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			spec.chain = append(spec.chain, n)
-		}
-	}
-	if len(spec.chain) == 0 {
-		return agentSpec{}, "agent names no crawler: give a name such as Googlebot"
-	}
-	if len(spec.chain) > 1 {
-		return spec, ""
-	}
-	tok := strings.ToLower(robotstxt.ProductToken(spec.chain[0]))
-	// The registry says how a known crawler reads robots.txt: its fallback
-	// chain (Googlebot-Image → Googlebot) and whether it ignores *.
-	c, known := crawlers.ByName(tok)
-	if known && len(c.RobotsFallback) > 0 {
-		spec.chain = append(spec.chain, c.RobotsFallback...)
-		spec.note = fmt.Sprintf("%s falls back to the %s group when no group names it.", spec.chain[0], strings.Join(c.RobotsFallback, ", "))
-	}
-	if known && c.IgnoresStar {
-		spec.explicit = true
-		spec.note = fmt.Sprintf("%s ignores the * group: only a group naming it applies.", spec.chain[0])
-	}
-	if known && c.RobotsTxt == crawlers.No {
-		msg := c.Name + " is not documented to obey robots.txt"
-		if c.Note != "" {
-			msg += ": " + c.Note
-		}
-		spec.note = strings.TrimSpace(spec.note + " " + msg)
-	}
-	return spec, ""
+	return e, err
 }
 
 // crawlerInfo is one entry of the page's crawler picker.

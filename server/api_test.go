@@ -104,9 +104,14 @@ func TestCheck(t *testing.T) {
 					t.Errorf("result %d = %v, want url %q allowed %v line %d rule %q", i, r, tt.urls[i], tt.want[i], tt.lines[i], tt.rules[i])
 				}
 			}
+			for i, r := range res {
+				if r := r.(map[string]any); r["via"] != tt.via || jsonBody(t, r["group_lines"]) != jsonBody(t, tt.groupL) {
+					t.Errorf("result %d: via %v group_lines %v, want %s %v", i, r["via"], r["group_lines"], tt.via, tt.groupL)
+				}
+			}
 			g := m["group"].(map[string]any)
-			if g["via"] != tt.via {
-				t.Errorf("group via %v, want %s", g["via"], tt.via)
+			if g["why"] == "" {
+				t.Errorf("group %v says nothing of why", g)
 			}
 			if got := jsonBody(t, g["lines"]); got != jsonBody(t, tt.groupL) {
 				t.Errorf("group lines %s, want %v", got, tt.groupL)
@@ -125,13 +130,13 @@ func TestCheckProfile(t *testing.T) {
 	for _, tc := range []struct {
 		profile string
 		allowed bool
-	}{{"google", true}, {"rfc9309", false}} {
+	}{{"google", true}, {"bing", true}, {"yandex", true}, {"rfc9309", false}} {
 		st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": robots, "agent": "x", "urls": []string{"/baz"}, "profile": tc.profile}))
 		if st != 200 {
 			t.Fatalf("%s: status %d %v", tc.profile, st, m)
 		}
-		if got := m["results"].([]any)[0].(map[string]any)["allowed"]; got != tc.allowed {
-			t.Errorf("%s: allowed %v, want %v", tc.profile, got, tc.allowed)
+		if got := m["results"].([]any)[0].(map[string]any)["allowed"]; got != tc.allowed || m["engine"] != tc.profile {
+			t.Errorf("%s: allowed %v engine %v, want %v", tc.profile, got, m["engine"], tc.allowed)
 		}
 	}
 }
@@ -159,7 +164,7 @@ func TestBadInput(t *testing.T) {
 		{"wrong type", "POST", "/api/check", `{"robots":"","agent":"x","urls":"/"}`, 400, `"urls" must be an array`},
 		{"bad URL", "POST", "/api/check", `{"robots":"","agent":"x","urls":["/", "example.com/x"]}`, 400, "urls[1]"},
 		{"ftp URL", "POST", "/api/check", `{"robots":"","agent":"x","urls":["ftp://example.com/"]}`, 400, "not http or https"},
-		{"bad profile", "POST", "/api/check", `{"robots":"","agent":"x","urls":["/"],"profile":"bing"}`, 400, "unknown profile"},
+		{"bad profile", "POST", "/api/check", `{"robots":"","agent":"x","urls":["/"],"profile":"bogus"}`, 400, "unknown profile"},
 		{"lint missing robots", "POST", "/api/lint", `{}`, 400, `"robots"`},
 		{"page with nothing", "POST", "/api/page", `{}`, 400, `"url"`},
 		{"page path to fetch", "POST", "/api/page", `{"url":"/x"}`, 400, "absolute"},
@@ -263,10 +268,10 @@ func TestPagePasted(t *testing.T) {
 	if v := value(o, "snippet"); v["value"] != false || !strings.Contains(v["source"].(string), "meta") {
 		t.Errorf("gptbot snippet = %v", v)
 	}
-	if b["profile"] != "bing" || b["blocked"] != true || g["blocked"] != false {
-		t.Errorf("bingbot profile %v blocked %v; googlebot blocked %v", b["profile"], b["blocked"], g["blocked"])
+	if b["engine"] != "bing" || b["blocked"] != true || g["blocked"] != false || g["engine"] != "google" {
+		t.Errorf("bingbot engine %v blocked %v; googlebot engine %v blocked %v", b["engine"], b["blocked"], g["engine"], g["blocked"])
 	}
-	if r := b["robots"].(map[string]any); r["line"].(float64) != 2 {
+	if r := b["robots"].(map[string]any); r["line"].(float64) != 2 || r["agent"] != "bingbot" || r["group"] != "bingbot" || r["fetch"] != nil {
 		t.Errorf("bingbot robots verdict %v", r)
 	}
 	if len(m["sources"].([]any)) != 2 {

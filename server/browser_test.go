@@ -187,10 +187,22 @@ func TestBrowser(t *testing.T) {
 		if got := text(t, ctx, "#sitemaps"); !strings.Contains(got, "https://example.com/sitemap.xml") {
 			t.Errorf("sitemaps %q", got)
 		}
-		// Editing re-checks: GPTBot is blocked everywhere by line 12.
+		// Editing re-checks: GPTBot is blocked everywhere by line 12;
+		// AdsBot-Google ignores the * group, and the page says so beside
+		// the verdicts.
 		err = chromedp.Do(ctx,
 			retype("#agent", "GPTBot"),
 			waitJS(`document.querySelector('#L12').classList.contains('hit-block') && `+badges+` === 'Blocked,Blocked,Blocked,Blocked'`),
+			retype("#agent", "AdsBot-Google"),
+			waitJS(badges+` === 'Allowed,Allowed,Allowed,Allowed'`),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, ctx, "#agent-notes"); !strings.Contains(got, "AdsBot-Google ignores the * group") {
+			t.Errorf("agent notes %q", got)
+		}
+		err = chromedp.Do(ctx,
 			retype("#agent", "ExampleBot"),
 			waitJS(`document.querySelector('#L3').classList.contains('hit-block') && document.querySelector('#L4').classList.contains('hit-allow')`),
 			// Keyboard: a result's line button moves the highlight.

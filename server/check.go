@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/urlhead"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -13,36 +16,26 @@ import (
 // the work, this keeps the answer readable.
 const maxURLs = 10000
 
-// maxAgent caps the agent string (a full User-Agent header is rarely over
-// 300 bytes).
-const maxAgent = 1024
-
 // checkRequest is the body of POST /api/check. Other tools script against
 // it: keep the field names.
 type checkRequest struct {
-	Robots  *string  `json:"robots"`
-	Agent   string   `json:"agent"`
-	URLs    []string `json:"urls"`
-	Profile string   `json:"profile,omitempty"`
+	Robots *string  `json:"robots"`
+	Agent  string   `json:"agent"`
+	URLs   []string `json:"urls"`
+	// Profile is the engine whose rules apply (google, bing, yandex,
+	// rfc9309); empty follows the agent.
+	Profile string `json:"profile,omitempty"`
+	// ParserOnly asks for the bare parser's answer: no registry fallback
+	// chains or * group exceptions.
+	ParserOnly bool `json:"parser_only,omitempty"`
 }
 
-// checkResult is one verdict. url, allowed, line and rule are a contract.
-type checkResult struct {
-	URL     string `json:"url"`
-	Allowed bool   `json:"allowed"`
-	Line    int    `json:"line"`
-	Rule    string `json:"rule"`
-	Reason  string `json:"reason"`
-}
-
-// groupJSON explains which group the crawler obeys and why.
+// groupJSON is the group the crawler obeys, for every URL of the request.
 type groupJSON struct {
 	// Agent is the token that selected the group ("*" for the star group,
-	// "" when none applies).
+	// "" when none applies); Why says how it was chosen.
 	Agent string `json:"agent"`
-	// Via is one of token, fallback, star, none; Why says it in words.
-	Via string `json:"via"`
-	Why string `json:"why"`
+	Why   string `json:"why"`
 	// Lines are the user-agent lines of the groups merged into it.
 	Lines []int `json:"lines"`
 	// RuleLines are the lines of the rules in force.
@@ -54,23 +47,34 @@ type sitemapJSON struct {
 	Line int    `json:"line"`
 }
 
+// crawlDelayJSON is the Crawl-delay line of the group, whether or not the
+// engine reads it.
 type crawlDelayJSON struct {
 	Seconds float64 `json:"seconds"`
 	Line    int     `json:"line"`
 }
 
+// delayJSON is the interval the agent's engine reads from the file
+// (rep.Agent.SiteDelay): From says where it comes from.
+type delayJSON struct {
+	Seconds float64 `json:"seconds"`
+	From    string  `json:"from"`
+}
+
+// checkResponse is the answer of POST /api/check: the crawler as resolved
+// (the fields of the verdict shape), its group, and one verdict per URL in
+// the verdict shape of rep.Decision.
 type checkResponse struct {
-	Agent string `json:"agent"`
-	// Tokens is the fallback chain matched, most specific first.
-	Tokens []string `json:"tokens"`
-	// Explicit is set for crawlers that ignore the * group.
-	Explicit   bool            `json:"explicit"`
-	Note       string          `json:"note,omitempty"`
-	Profile    string          `json:"profile"`
+	Agent      string          `json:"agent"`
+	Engine     string          `json:"engine"`
+	Tokens     []string        `json:"tokens"`
+	ParserOnly bool            `json:"parser_only"`
+	Notes      []string        `json:"notes"`
 	Group      groupJSON       `json:"group"`
-	Results    []checkResult   `json:"results"`
+	Results    []rep.Decision  `json:"results"`
 	Sitemaps   []sitemapJSON   `json:"sitemaps"`
 	CrawlDelay *crawlDelayJSON `json:"crawl_delay,omitempty"`
+	Delay      *delayJSON      `json:"delay,omitempty"`
 	Size       int             `json:"size"`
 	Truncated  bool            `json:"truncated"`
 }
@@ -84,14 +88,9 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `missing field "robots": the robots.txt text (an empty string is an empty file)`)
 		return
 	}
-	prof, ok := parseProfile(req.Profile)
-	if !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use google or rfc9309", req.Profile))
-		return
-	}
-	ag, msg := s.resolveAgent(req.Agent)
-	if msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
+	a, err := newAgent(req.Agent, req.Profile, req.ParserOnly)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if req.URLs == nil {
@@ -108,38 +107,32 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	f := robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: prof})
-	a := ag.of(f)
+	f := robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: a.Parser()})
+	g := a.Group(f)
+	notes := a.Notes
+	if notes == nil {
+		notes = []string{}
+	}
 	resp := checkResponse{
-		Agent: req.Agent, Tokens: ag.chain, Explicit: ag.explicit, Note: ag.note,
-		Profile: prof.String(), Group: groupOf(a), Results: make([]checkResult, len(req.URLs)),
+		Agent: a.Name, Engine: a.Engine.String(), Tokens: a.Tokens, ParserOnly: a.ParserOnly, Notes: notes,
+		Group: groupOf(g), Results: make([]rep.Decision, len(req.URLs)),
 		Sitemaps: sitemapsOf(f), Size: f.Size(), Truncated: f.Truncated(),
 	}
 	for i, u := range req.URLs {
-		d := a.Check(u)
-		resp.Results[i] = checkResult{URL: u, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(), Reason: d.Reason.String()}
+		resp.Results[i] = a.Decide(f, u)
 	}
-	if d, line, ok := a.CrawlDelay(); ok {
+	if d, line, ok := g.CrawlDelay(); ok {
 		resp.CrawlDelay = &crawlDelayJSON{Seconds: d.Seconds(), Line: line}
+	}
+	if d, from, ok := a.SiteDelay(&robotsfetch.Robots{File: f}); ok {
+		resp.Delay = &delayJSON{Seconds: d.Seconds(), From: from}
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func parseProfile(s string) (robotstxt.Profile, bool) {
-	if s == "" {
-		return robotstxt.Google, true
-	}
-	return robotstxt.ParseProfile(s)
-}
-
-var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star"}
-
 func groupOf(a *robotstxt.Agent) groupJSON {
 	g := a.Group()
 	j := groupJSON{Agent: g.Agent, Why: g.Via.String(), Lines: g.Lines, RuleLines: []int{}}
-	if int(g.Via) < len(viaCode) {
-		j.Via = viaCode[g.Via]
-	}
 	if j.Lines == nil {
 		j.Lines = []int{}
 	}
@@ -195,7 +188,8 @@ type lintFinding struct {
 
 type lintRequest struct {
 	Robots *string `json:"robots"`
-	// Profile is google (default), bing, yandex or rfc9309.
+	// Profile is the engine whose reading is checked: google (the
+	// default), bing, yandex or rfc9309.
 	Profile string `json:"profile,omitempty"`
 	// URL is where the file is served, when known: Sitemap lines are
 	// then checked against its host.
@@ -218,21 +212,17 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `missing field "robots": the robots.txt text to lint`)
 		return
 	}
-	if req.Profile == "" {
-		req.Profile = "google"
-	}
-	if _, ok := robotstxt.ParseLintProfile(req.Profile); !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use google, bing, yandex or rfc9309", req.Profile))
+	e, err := parseEngine(req.Profile)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	prof, ok := robotstxt.ParseProfile(req.Profile)
-	if !ok {
-		prof = robotstxt.Google // bing and yandex are read with Google's parser
-	}
+	e = e.Or(engine.Google) // no agent to follow
+	prof := e.Parser()
 	data := []byte(*req.Robots)
 	opts := robotstxt.Options{Profile: prof}
 	f := robotstxt.ParseWith(data, opts)
-	resp := lintResponse{Findings: lint(data, req.Profile, req.URL), Size: f.Size(), Truncated: f.Truncated()}
+	resp := lintResponse{Findings: lint(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
 	}

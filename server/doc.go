@@ -9,9 +9,16 @@
 //	POST /api/lint      {"robots"}                 → findings by line
 //	POST /api/page      {"url"} or {"headers","html"} → page-level directives per crawler
 //	POST /api/fetch     {"url"}                    → a site's robots.txt and the fetch outcome
-//	GET  /api/allowed?url=&agent=                  → one decision, robots.txt fetched and cached
+//	GET  /api/allowed?url=&agent=                  → one verdict, robots.txt fetched and cached
 //	GET  /api/crawlers                             → the known crawlers the page offers
 //	GET  /healthz                                  → "ok"
+//
+// Every endpoint that names a crawler resolves it with rep.NewAgent (the
+// registry's fallback chains, crawlers that ignore the * group, the engine
+// the crawler follows) and takes "profile" (google, bing, yandex or
+// rfc9309; empty follows the crawler) and "parser_only". Verdicts are
+// rendered in the one shape of rep.Decision, fetch outcomes in that of
+// robotsfetch.Outcome.
 //
 // Errors answer a 4xx or 5xx status with {"error": "message"}. Request bodies
 // are capped at 1 MiB.

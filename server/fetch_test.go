@@ -241,16 +241,16 @@ func TestFetch(t *testing.T) {
 	if !strings.HasPrefix(m["robots"].(string), "User-agent: *\nDisallow: /private\n") {
 		t.Errorf("robots = %q", m["robots"])
 	}
-	f := m["fetch"].(map[string]any)
-	if f["status"].(float64) != 200 || f["rule"] != "success" || f["size"].(float64) < 50 || f["cached"] != false {
-		t.Errorf("fetch = %v", f)
+	f := m["outcome"].(map[string]any)
+	if f["status"].(float64) != 200 || f["verdict"] != "use-rules" || f["bytes"].(float64) < 50 || m["cached"] != false || m["meaning"] != "2xx: the rules in the file apply" {
+		t.Errorf("fetch = %v", m)
 	}
 	_, m = call(t, "POST", ts.URL+"/api/fetch", `{"url":"`+o.URL+`/"}`)
-	if m["fetch"].(map[string]any)["cached"] != true {
-		t.Errorf("second fetch not from the cache: %v", m["fetch"])
+	if m["cached"] != true {
+		t.Errorf("second fetch not from the cache: %v", m)
 	}
 	st, m = call(t, "POST", ts.URL+"/api/fetch", `{"url":"`+gone.URL+`/"}`)
-	if st != 200 || m["fetch"].(map[string]any)["verdict"] != "allow-all" || !strings.Contains(m["robots"].(string), "everything is allowed") {
+	if st != 200 || m["outcome"].(map[string]any)["verdict"] != "allow-all" || !strings.Contains(m["robots"].(string), "everything is allowed") {
 		t.Errorf("404: %d %v", st, m)
 	}
 }
@@ -265,7 +265,7 @@ func TestPageFetched(t *testing.T) {
 	if f := m["fetch"].(map[string]any); f["status"].(float64) != 200 || !strings.HasPrefix(f["content_type"].(string), "text/html") {
 		t.Errorf("fetch = %v", f)
 	}
-	if m["robots"].(map[string]any)["source"] != "fetched" {
+	if r := m["robots"].(map[string]any); r["source"] != "fetched" || r["outcome"].(map[string]any)["verdict"] != "use-rules" {
 		t.Errorf("robots = %v", m["robots"])
 	}
 	cr := m["crawlers"].([]any)

@@ -1,11 +1,14 @@
 package server
 
-import "github.com/rep-toolkit/rep/robotstxt"
+import (
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
 
 // lint runs robotstxt.Lint (which includes the parser's diagnostics) and
 // returns its findings in line order.
-func lint(data []byte, profile, url string) []lintFinding {
-	lp, ok := robotstxt.ParseLintProfile(profile)
+func lint(data []byte, e engine.Engine, url string) []lintFinding {
+	lp, ok := robotstxt.ParseLintProfile(e.String())
 	if !ok {
 		lp = robotstxt.LintGoogle
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -38,6 +40,11 @@ type pageRequest struct {
 	// is fetched (when the server can fetch).
 	Robots *string  `json:"robots,omitempty"`
 	Agents []string `json:"agents,omitempty"`
+	// Profile is the engine whose rules apply to every agent (google,
+	// bing, yandex, rfc9309); empty: each follows its own.
+	Profile string `json:"profile,omitempty"`
+	// ParserOnly asks for the bare parser's robots.txt answer.
+	ParserOnly bool `json:"parser_only,omitempty"`
 }
 
 type pageValue struct {
@@ -52,10 +59,15 @@ type pageValue struct {
 }
 
 type pageCrawler struct {
-	Agent   string `json:"agent"`
-	Profile string `json:"profile"`
-	// Robots is the robots.txt verdict for the page's URL, when known.
-	Robots *checkResult `json:"robots,omitempty"`
+	Agent string `json:"agent"`
+	// Engine is whose rules apply, robots.txt and page-level alike; Notes
+	// say what the crawler registry changed (rep.Agent.Notes).
+	Engine string   `json:"engine"`
+	Notes  []string `json:"notes,omitempty"`
+	// Robots is the robots.txt verdict for the page's URL, when known, in
+	// the verdict shape of rep.Decision. Its fetch is given only when the
+	// verdict rests on it; the outcome is in the answer's robots.outcome.
+	Robots *rep.Decision `json:"robots,omitempty"`
 	// Blocked is set when robots.txt disallows the page: the crawler never
 	// fetches it, so it never sees the directives below.
 	Blocked bool        `json:"blocked"`
@@ -92,9 +104,10 @@ type pageFetchJSON struct {
 
 type pageRobotsJSON struct {
 	// Source is "pasted", "fetched" or "none".
-	Source string     `json:"source"`
-	Note   string     `json:"note,omitempty"`
-	Fetch  *fetchJSON `json:"fetch,omitempty"`
+	Source string `json:"source"`
+	Note   string `json:"note,omitempty"`
+	// Outcome is how the site's robots.txt was fetched, when it was.
+	Outcome *robotsfetch.Outcome `json:"outcome,omitempty"`
 }
 
 type pageResponse struct {
@@ -122,11 +135,14 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d agents: at most %d", len(agents), maxPageAgents))
 		return
 	}
-	for i, a := range agents {
-		if strings.TrimSpace(a) == "" || len(a) > maxAgent {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("agents[%d] must be a crawler name such as Googlebot", i))
+	resolved := make([]*rep.Agent, len(agents))
+	for i, name := range agents {
+		a, err := newAgent(name, req.Profile, req.ParserOnly)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("agents[%d]: %v", i, err))
 			return
 		}
+		resolved[i] = a
 	}
 	pasted := req.Headers != "" || req.HTML != ""
 	if !pasted && req.URL == "" {
@@ -176,25 +192,32 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 
 	// The robots.txt verdict for the page, per crawler: from the pasted
 	// file, else from the site (through the cache).
-	var decideFor func(spec agentSpec, u string) robotstxt.Decision
+	var decide func(a *rep.Agent, u string) (rep.Decision, error)
 	switch {
 	case req.Robots != nil:
-		rf := robotstxt.Parse([]byte(*req.Robots))
-		decideFor = func(spec agentSpec, u string) robotstxt.Decision { return spec.of(rf).Check(u) }
+		files := map[robotstxt.Profile]*robotstxt.File{}
+		decide = func(a *rep.Agent, u string) (rep.Decision, error) {
+			f := files[a.Parser()]
+			if f == nil {
+				f = robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: a.Parser()})
+				files[a.Parser()] = f
+			}
+			return a.Decide(f, u), nil
+		}
 		resp.Robots = pageRobotsJSON{Source: "pasted"}
 	case req.URL == "" || strings.HasPrefix(req.URL, "/"):
 		resp.Robots = pageRobotsJSON{Source: "none", Note: "no absolute URL given: robots.txt was not checked"}
 	default:
-		target := req.URL
-		if resp.Fetch != nil {
-			target = resp.Fetch.FinalURL
-		}
-		res, err := s.robotsFor(ctx, target)
-		if err != nil {
-			resp.Robots = pageRobotsJSON{Source: "none", Note: "robots.txt was not checked: " + err.Error()}
-		} else {
-			decideFor = func(spec agentSpec, u string) robotstxt.Decision { return decide(res.robots, spec, u) }
-			resp.Robots = pageRobotsJSON{Source: "fetched", Fetch: &res.fetch}
+		resp.Robots = pageRobotsJSON{Source: "fetched"}
+		decide = func(a *rep.Agent, u string) (rep.Decision, error) {
+			d, err := s.check(ctx, a, u)
+			if err == nil && resp.Robots.Outcome == nil {
+				resp.Robots.Outcome = d.Fetch
+			}
+			if !d.FromFetch() {
+				d.Fetch = nil
+			}
+			return d, err
 		}
 	}
 
@@ -213,35 +236,24 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	if resp.Fetch != nil {
 		path = resp.Fetch.FinalURL
 	}
-	for _, a := range agents {
-		a = strings.TrimSpace(a)
-		prof := metaProfile(a)
-		tok := robotstxt.ProductToken(a)
-		pol := pg.Policy(strings.ToLower(tok), prof, s.cfg.Now())
-		pc := pageCrawler{Agent: a, Profile: prof.String(), Values: policyValues(&pol)}
-		if decideFor != nil {
-			spec, _ := s.resolveAgent(a)
-			d := decideFor(spec, path)
-			pc.Robots = &checkResult{URL: path, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(), Reason: d.Reason.String()}
-			pc.Blocked = !d.Allowed
+	for _, a := range resolved {
+		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
+		pc := pageCrawler{Agent: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Values: policyValues(&pol)}
+		if decide != nil {
+			d, err := decide(a, path)
+			if err != nil {
+				resp.Robots = pageRobotsJSON{Source: "none", Note: "robots.txt was not checked: " + err.Error()}
+				decide = nil
+				for i := range resp.Crawlers {
+					resp.Crawlers[i].Robots, resp.Crawlers[i].Blocked = nil, false
+				}
+			} else {
+				pc.Robots, pc.Blocked = &d, !d.Allowed
+			}
 		}
 		resp.Crawlers = append(resp.Crawlers, pc)
 	}
 	writeJSON(w, http.StatusOK, resp)
-}
-
-// metaProfile picks whose documented reading of robots meta tags applies
-// to a crawler: Bing's for Bing's crawlers, Yandex's for Yandex's, and
-// Google's (the most widely copied) for everyone else.
-func metaProfile(agent string) robotsmeta.Profile {
-	t := strings.ToLower(robotstxt.ProductToken(agent))
-	switch {
-	case t == "bingbot" || t == "msnbot" || t == "adidxbot" || t == "bingpreview":
-		return robotsmeta.Bing
-	case strings.HasPrefix(t, "yandex"):
-		return robotsmeta.Yandex
-	}
-	return robotsmeta.Google
 }
 
 // policyValues lists every field of the policy with its value and, when a

@@ -69,8 +69,8 @@ func TestRedisFleet(t *testing.T) {
 	// The second server's answer came from the store, and /api/fetch can
 	// show the text from it.
 	_, m := call(t, "POST", b.URL+"/api/fetch", `{"url":"`+o.URL+`/"}`)
-	if f := m["fetch"].(map[string]any); f["source"] != "store" || f["cached"] != true {
-		t.Errorf("second server's fetch = %v, want source store, cached", f)
+	if f := m["outcome"].(map[string]any); f["source"] != "store" || m["cached"] != true {
+		t.Errorf("second server's fetch = %v, want source store, cached", m)
 	}
 	if r, _ := m["robots"].(string); len(r) < 20 || r[:13] != "User-agent: *" {
 		t.Errorf("robots text from Redis = %q", m["robots"])

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 //go:embed static
@@ -70,9 +72,12 @@ type Server struct {
 	limit   *limiter
 	agents  []crawlerInfo
 	pages   *http.Client
-	fetcher *robotsfetch.Fetcher
-	store   robotsfetch.Store
-	guard   guard
+	// fetcher reads robots.txt files with Google's parser (every engine
+	// but rfc9309); fetchers holds it and the RFC 9309 one by parser
+	// profile. They share the Store.
+	fetcher  *robotsfetch.Fetcher
+	fetchers map[robotstxt.Profile]*robotsfetch.Fetcher
+	guard    guard
 }
 
 // New returns a Server for c.
@@ -105,13 +110,17 @@ func newServer(c Config, g guard) (*Server, error) {
 	if c.Store == nil {
 		c.Store = &robotsfetch.MemoryStore{Now: c.Now}
 	}
-	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, store: c.Store}
+	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g}
 	s.pages = pageClient(g, c.UserAgent)
-	var err error
-	s.fetcher, err = robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now})
-	if err != nil {
-		return nil, err
+	s.fetchers = map[robotstxt.Profile]*robotsfetch.Fetcher{}
+	for _, e := range []engine.Engine{engine.Google, engine.RFC9309} {
+		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, Profile: e.Parser()})
+		if err != nil {
+			return nil, err
+		}
+		s.fetchers[e.Parser()] = f
 	}
+	s.fetcher = s.fetchers[engine.Google.Parser()]
 	if c.RatePerSecond > 0 {
 		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
 	}

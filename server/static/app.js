@@ -60,8 +60,8 @@ function readHash() {
   robotsEl.value = get('robots', robotsEl.value);
   urlsEl.value = get('urls', urlsEl.value);
   agentEl.value = get('agent', agentEl.value);
-  const prof = get('profile', 'google');
-  profileEl.value = prof === 'rfc9309' ? 'rfc9309' : 'google';
+  const prof = get('profile', '');
+  profileEl.value = [...profileEl.options].some((o) => o.value === prof) ? prof : '';
   $('page-url').value = get('purl', $('page-url').value);
   $('page-headers').value = get('pheaders', $('page-headers').value);
   $('page-html').value = get('phtml', $('page-html').value);
@@ -84,7 +84,7 @@ function writeHashNow() {
   const tab = $('tab-page').getAttribute('aria-selected') === 'true' ? 'page' : 'robots';
   if (tab !== 'robots') p.set('tab', tab);
   p.set('agent', agentEl.value);
-  if (profileEl.value !== 'google') p.set('profile', profileEl.value);
+  if (profileEl.value) p.set('profile', profileEl.value);
   if (urlsEl.value) p.set('urls', urlsEl.value);
   if (robotsEl.value) p.set('robots', robotsEl.value);
   if ($('page-url').value) p.set('purl', $('page-url').value);
@@ -211,10 +211,12 @@ async function runCheck() {
   const robots = robotsEl.value;
   const body = { robots, agent: agentEl.value.trim() || '*', urls: urlList(), profile: profileEl.value };
   try {
-    const [check, lint] = await Promise.all([
-      api('/api/check', body, inflight.signal),
-      api('/api/lint', servedAt ? { robots, profile: profileEl.value, url: servedAt } : { robots, profile: profileEl.value }, inflight.signal),
-    ]);
+    // The check resolves the engine (the crawler's own unless one is
+    // picked); the file is linted under the same one.
+    const check = await api('/api/check', body, inflight.signal);
+    const lintBody = { robots, profile: check.engine };
+    if (servedAt) lintBody.url = servedAt;
+    const lint = await api('/api/lint', lintBody, inflight.signal);
     if (my !== seq) return;
     last = { check, lint };
     show($('check-error'), false);
@@ -285,27 +287,23 @@ function renderGroup() {
   const box = $('group');
   box.replaceChildren();
   const p = el('p');
-  let text;
-  switch (g.via) {
-    case 'token':
-      text = who + ' obeys the group for “' + g.agent + '” (user-agent on ' + lineList(g.lines) + ')';
-      if (g.lines.length > 1) text += '; groups naming the same crawler are merged (RFC 9309 §2.2.1)';
-      break;
-    case 'fallback':
-      text = 'No group names ' + who + '; it falls back to the group for “' + g.agent + '” (user-agent on ' + lineList(g.lines) + ')';
-      break;
-    case 'star':
-      text = 'No group names ' + who + ', so it obeys the * group (user-agent on ' + lineList(g.lines) + ')';
-      break;
-    default:
-      text = c.explicit
-        ? 'No group names ' + who + ' and it ignores the * group: every URL is allowed'
-        : 'No group names ' + who + ' and there is no * group: every URL is allowed';
-  }
+  p.id = 'group-text';
+  let text = g.agent
+    ? who + ' obeys the group for “' + g.agent + '” (user-agent on ' + lineList(g.lines) + '): ' + g.why
+    : who + ' obeys no group: ' + g.why + '; every URL is allowed';
+  if (g.lines.length > 1) text += '; groups naming the same crawler are merged (RFC 9309 §2.2.1)';
   p.textContent = text + '. ' + (g.rule_lines.length ? g.rule_lines.length + ' rule' + (g.rule_lines.length > 1 ? 's' : '') + ' in force.' : 'It has no rules.');
   box.appendChild(p);
-  if (c.note) box.appendChild(el('p', 'hint', c.note));
-  if (c.crawl_delay) box.appendChild(el('p', 'hint', 'Crawl-delay ' + c.crawl_delay.seconds + ' s (line ' + c.crawl_delay.line + '): Bing and Yandex honour it, Google ignores it.'));
+  const notes = el('ul', 'notes');
+  notes.id = 'agent-notes';
+  for (const n of c.notes) notes.appendChild(el('li', '', n));
+  notes.appendChild(el('li', 'hint', 'Rules of the ' + c.engine + ' engine.'));
+  box.appendChild(notes);
+  if (c.delay) {
+    box.appendChild(el('p', 'hint', who + ' waits ' + c.delay.seconds + ' s between requests: ' + c.delay.from + '.'));
+  } else if (c.crawl_delay) {
+    box.appendChild(el('p', 'hint', 'Crawl-delay ' + c.crawl_delay.seconds + ' s (line ' + c.crawl_delay.line + '): not read under ' + c.engine + ' rules (Bing and Yandex read it).'));
+  }
   if (c.truncated) box.appendChild(el('p', 'banner-warn', 'The file is over 500 KiB: crawlers ignore everything after the limit.'));
 }
 
@@ -378,24 +376,27 @@ $('fetch-form').addEventListener('submit', async (ev) => {
   show(box, true);
   try {
     const d = await api('/api/fetch', { url });
-    const f = d.fetch;
+    const o = d.outcome;
+    const redirects = o.redirects || [];
     box.replaceChildren();
     const head = el('p');
-    head.appendChild(el('strong', '', f.status ? 'HTTP ' + f.status : 'No response'));
-    head.appendChild(document.createTextNode(' from ' + f.url + ' · ' + kib(f.size) + ' · ' + Math.round(f.duration_ms) + ' ms'));
+    head.appendChild(el('strong', '', o.status ? 'HTTP ' + o.status : 'No response'));
+    head.appendChild(document.createTextNode(' from ' + o.url + ' · ' + kib(o.bytes) + ' · ' +
+      (d.cached ? 'cached (' + o.source + ')' : Math.round(d.duration_ms) + ' ms')));
     box.appendChild(head);
-    if (f.redirects.length) {
-      box.appendChild(el('p', 'hint', f.redirects.length + ' redirect' + (f.redirects.length > 1 ? 's' : '') + ':'));
+    if (redirects.length) {
+      box.appendChild(el('p', 'hint', redirects.length + ' redirect' + (redirects.length > 1 ? 's' : '') + ':'));
       const ol = el('ol');
-      for (const r of f.redirects) ol.appendChild(el('li', '', r));
+      for (const r of redirects) ol.appendChild(el('li', '', r));
       box.appendChild(ol);
     }
-    box.appendChild(el('p', '', f.meaning));
-    if (f.error) box.appendChild(el('p', 'hint', f.error));
-    if (f.outcome !== 'parsed') box.className = 'outcome bad';
+    box.appendChild(el('p', '', d.meaning));
+    if (o.error) box.appendChild(el('p', 'hint', o.error));
+    for (const w of o.warnings || []) box.appendChild(el('p', 'hint', 'warning: ' + w));
+    if (o.verdict !== 'use-rules') box.className = 'outcome bad';
     robotsEl.value = d.robots;
-    servedAt = f.final_url || f.url;
-    if (!urlsEl.value.trim()) urlsEl.value = new URL(d.fetch.url).origin + '/';
+    servedAt = o.final_url || o.url;
+    if (!urlsEl.value.trim()) urlsEl.value = new URL(o.url).origin + '/';
     current = 0;
     renderEditor();
     scheduleCheck();
@@ -454,6 +455,7 @@ $('page-form').addEventListener('submit', async (ev) => {
   if (html.trim()) body.html = html;
   const agents = $('page-agents').value.split(',').map((s) => s.trim()).filter((s) => s);
   if (agents.length) body.agents = agents;
+  if (profileEl.value) body.profile = profileEl.value;
   if ($('page-use-robots').checked) body.robots = robotsEl.value;
   show($('page-error'), false);
   $('page-go').disabled = true;
@@ -489,7 +491,10 @@ function renderPage(d) {
     frag.appendChild(w);
   }
   if (d.robots.source === 'none' && d.robots.note) frag.appendChild(el('p', 'hint', d.robots.note));
-  if (d.robots.source === 'fetched' && d.robots.fetch) frag.appendChild(el('p', 'hint', 'robots.txt: ' + d.robots.fetch.url + ' — ' + d.robots.fetch.meaning));
+  if (d.robots.source === 'fetched' && d.robots.outcome) {
+    const o = d.robots.outcome;
+    frag.appendChild(el('p', 'hint', 'robots.txt: ' + o.url + ' — ' + (o.status ? 'HTTP ' + o.status : 'no response') + ', ' + o.verdict));
+  }
   if (d.robots.source === 'pasted') frag.appendChild(el('p', 'hint', 'robots.txt: the text of the robots.txt tab.'));
 
   const wrap = el('div', 'table-wrap');
@@ -510,12 +515,14 @@ function renderPage(d) {
     tr.dataset.agent = c.agent;
     const name = el('td');
     name.appendChild(el('strong', '', c.agent));
-    name.appendChild(el('span', 'from', c.profile + ' rules'));
+    name.appendChild(el('span', 'from', c.engine + ' rules'));
+    for (const n of c.notes || []) name.appendChild(el('span', 'from note', n));
     tr.appendChild(name);
     const rb = el('td');
     if (c.robots) {
       rb.appendChild(el('span', 'badge ' + (c.robots.allowed ? 'allow' : 'block'), c.robots.allowed ? 'Allowed' : 'Blocked'));
       if (c.robots.line) rb.appendChild(el('span', 'from', 'line ' + c.robots.line + ': ' + c.robots.rule));
+      else if (c.robots.via === 'fetch') rb.appendChild(el('span', 'from', c.robots.reason));
     } else {
       rb.appendChild(el('span', 'hint', 'not checked'));
     }
