@@ -158,7 +158,7 @@ const (
 )
 
 var viaText = [...]string{
-	ViaNone:     "no group for this agent and no * group",
+	ViaNone:     "no group names the agent and no * group applies to it",
 	ViaToken:    "groups naming the agent",
 	ViaFallback: "groups naming a fallback agent",
 	ViaStar:     "the * group (no group names the agent)",

@@ -29,7 +29,7 @@ func TestAgreesWithLibrary(t *testing.T) {
 		imageUA   = "Googlebot-Image/1.0"
 		noteStar  = "ignores the * group"
 		noteFall  = "falls back to the Googlebot group"
-		noteBing  = "engine bing"
+		noteBing  = "the bing engine's rules"
 		noteParse = "parser only"
 	)
 	tests := []struct {
@@ -52,8 +52,8 @@ func TestAgreesWithLibrary(t *testing.T) {
 		{"Googlebot as a User-Agent header", fallback, googleUA, "", "/nogoogle/a", false, false, 2, "googlebot", "token", "google", "", ""},
 		{"explicit chain", fallback, "Googlebot-News, Googlebot", "", "/nogoogle/a", false, false, 2, "googlebot", "fallback", "google", "", ""},
 		{"bingbot follows bing", bing, "bingbot", "", "/nobing/x", false, false, 3, "bingbot", "token", "bing", noteBing, "crawl-delay (line 2)"},
-		{"bingbot under google rules reads no delay", bing, "bingbot", "google", "/nobing/x", false, false, 3, "bingbot", "token", "google", "", ""},
-		{"YandexBot follows yandex", yandex, "YandexBot", "", "/noyandex/x", false, false, 3, "yandexbot", "token", "yandex", "engine yandex", "crawl-delay (line 2)"},
+		{"bingbot under google rules reads no delay", bing, "bingbot", "google", "/nobing/x", false, false, 3, "bingbot", "token", "google", "falls back to the msnbot group", ""},
+		{"YandexBot follows yandex", yandex, "YandexBot", "", "/noyandex/x", false, false, 3, "yandexbot", "token", "yandex", "the yandex engine's rules", "crawl-delay (line 2)"},
 		{"engine google", percent, "ExampleBot", "google", "/baz", false, true, 0, "*", "star", "google", "", ""},
 		{"engine bing", percent, "ExampleBot", "bing", "/baz", false, true, 0, "*", "star", "bing", "", ""},
 		{"engine yandex", percent, "ExampleBot", "yandex", "/baz", false, true, 0, "*", "star", "yandex", "", ""},
