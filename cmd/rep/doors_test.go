@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/server"
 )
 
 // doorCase is one question asked of every door of rep: may this crawler
@@ -140,8 +142,9 @@ func (c doorCase) flags() []string {
 	return args
 }
 
-// TestDoorsAgree runs each case through the library, rep check with a file
-// and fetching from a loopback site, rep page's robots verdict and rep
+// TestDoorsAgree runs each case through the library (a file given, and
+// fetching), rep check with a file and fetching from a loopback site, the
+// server's /api/check and /api/allowed, rep page's robots verdict and rep
 // audit on a log line, and asserts one verdict, one deciding line and one
 // group everywhere.
 func TestDoorsAgree(t *testing.T) {
@@ -150,6 +153,12 @@ func TestDoorsAgree(t *testing.T) {
 	}
 	sites := &doorSites{sites: map[string]*httptest.Server{}}
 	parent := t
+	srv, err := server.New(server.Config{AllowPrivate: true, RatePerSecond: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := httptest.NewServer(srv)
+	defer api.Close()
 	dir := t.TempDir()
 	for i, c := range doorCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -189,6 +198,10 @@ func TestDoorsAgree(t *testing.T) {
 			doorCLI(t, "check -robots", want, append(append([]string{"check", "-json", "-robots", file}, c.flags()...), c.path)...)
 			// rep check fetching from the loopback site.
 			doorCLI(t, "check fetching", want, append(append([]string{"check", "-json", "-allow-private"}, c.flags()...), base+c.path)...)
+			// The server: /api/check with the file inline, /api/allowed
+			// fetching from the loopback site.
+			doorCheckAPI(t, api.URL, c, want)
+			doorAllowedAPI(t, api.URL, c, base, want)
 			// rep page URL: its robots verdict.
 			if c.path != "/robots.txt" {
 				doorPage(t, want, append(append([]string{"page", "-json", "-allow-private"}, c.flags()...), base+c.path)...)
@@ -215,6 +228,42 @@ func doorCLI(t *testing.T, door string, want doorVerdict, args ...string) {
 	}
 	if wantCode := map[bool]int{true: exitOK, false: exitFinding}[want.Allowed]; code != wantCode {
 		t.Errorf("%s: exit %d, want %d", door, code, wantCode)
+	}
+}
+
+func doorCheckAPI(t *testing.T, api string, c doorCase, want doorVerdict) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"robots": c.robots, "agent": c.agent, "urls": []string{c.path}, "profile": c.engine, "parser_only": c.parser})
+	resp, err := http.Post(api+"/api/check", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Results []doorVerdict `json:"results"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != 200 || len(got.Results) != 1 {
+		t.Fatalf("/api/check: %d %v %+v", resp.StatusCode, err, got)
+	}
+	if got.Results[0] != want {
+		t.Errorf("/api/check: %+v, want %+v", got.Results[0], want)
+	}
+}
+
+func doorAllowedAPI(t *testing.T, api string, c doorCase, base string, want doorVerdict) {
+	t.Helper()
+	q := url.Values{"agent": {c.agent}, "url": {base + c.path}, "profile": {c.engine}, "parser_only": {fmt.Sprint(c.parser)}}
+	resp, err := http.Get(api + "/api/allowed?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got doorVerdict
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/api/allowed: %d %v", resp.StatusCode, err)
+	}
+	if got != want {
+		t.Errorf("/api/allowed: %+v, want %+v", got, want)
 	}
 }
 
