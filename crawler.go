@@ -103,7 +103,7 @@ func (d Decision) String() string {
 	case d.Fetch == nil:
 		why = "no robots.txt"
 	case d.Fetch.Verdict != robotsfetch.UseRules:
-		why = d.Fetch.Rule.Explain()
+		why = d.Fetch.Case.Explain()
 	case d.Rule.Line > 0:
 		why = fmt.Sprintf("line %d: %s", d.Rule.Line, d.Rule)
 	default:

@@ -356,7 +356,7 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func verdictOf(r Rule) Verdict {
+func verdictOf(r Case) Verdict {
 	if r == Success {
 		return UseRules
 	}
@@ -389,7 +389,7 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
 	req.Header.Set("Accept-Encoding", "gzip, deflate")
 	conditional := false
-	if g := e.Good; g != nil && g.Rule == Success {
+	if g := e.Good; g != nil && g.Case == Success {
 		if g.ETag != "" {
 			req.Header.Set("If-None-Match", g.ETag)
 			conditional = true
@@ -440,7 +440,7 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 			return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d, reading the body: %v", out.URL, code, err))
 		}
 		out.Bytes = len(body)
-		g := &Copy{Rule: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
+		g := &Copy{Case: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
 			ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
 		if len(body) > f.o.MaxBytes {
 			g.Truncated = true
@@ -489,10 +489,10 @@ func (f *Fetcher) readBody(resp *http.Response, cancel context.CancelCauseFunc) 
 
 // definitive records an answer that is not an outage: Success with its
 // copy, or one of the allow-all rules.
-func (f *Fetcher) definitive(e *Entry, rule Rule, h http.Header, g *Copy) *Entry {
+func (f *Fetcher) definitive(e *Entry, rule Case, h http.Header, g *Copy) *Entry {
 	out := &e.Last
 	now := out.FetchedAt
-	out.Rule, out.Verdict = rule, verdictOf(rule)
+	out.Case, out.Verdict = rule, verdictOf(rule)
 	ttl, noStore := freshness(h, now, f.o.MaxAge, f.o.MaxAge)
 	if noStore {
 		out.Warnings = append(out.Warnings, WarnNoStore)
@@ -503,7 +503,7 @@ func (f *Fetcher) definitive(e *Entry, rule Rule, h http.Header, g *Copy) *Entry
 		if rule == TooManyRedirects || rule == BadRedirect {
 			status = 0
 		}
-		g = &Copy{Rule: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
+		g = &Copy{Case: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
 	}
 	e.Good = g
 	return e
@@ -527,17 +527,17 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err er
 	if prev != nil && !prev.Last.DownSince.IsZero() {
 		out.DownSince = prev.Last.DownSince
 	}
-	out.Rule, out.Verdict = Unreachable, DisallowAll
+	out.Case, out.Verdict = Unreachable, DisallowAll
 	g := e.Good
 	switch {
 	case now.Sub(out.DownSince) >= f.o.OutageLimit && f.o.AfterOutage != OutageDisallow:
 		if g != nil && f.o.AfterOutage == OutageUseCopy {
-			out.Rule, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Rule), g.FetchedAt
+			out.Case, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Case), g.FetchedAt
 		} else {
-			out.Rule, out.Verdict = OutageAllow, AllowAll
+			out.Case, out.Verdict = OutageAllow, AllowAll
 		}
 	case f.o.StaleIfUnreachable && g != nil:
-		out.Rule, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Rule), g.FetchedAt
+		out.Case, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Case), g.FetchedAt
 	}
 	return e
 }

@@ -5,13 +5,16 @@ import (
 	"time"
 )
 
-// Rule is the row of the status table that decided a fetch (see the package
-// documentation).
-type Rule uint8
+// Case is the row of the status table that decided a fetch (see the package
+// documentation): what the HTTP status or the failure means under RFC 9309
+// §2.3.1 and Google's rules. It is named apart from robots.txt rules (the
+// Allow and Disallow lines of robotstxt): a Case says whether those rules
+// apply at all.
+type Case uint8
 
 const (
-	// RuleNone is the zero value: no fetch has been made.
-	RuleNone Rule = iota
+	// CaseNone is the zero value: no fetch has been made.
+	CaseNone Case = iota
 	// Success: a 2xx response (or a 304 renewing one); its rules apply.
 	Success
 	// Unavailable: a 4xx other than 429; no restrictions.
@@ -36,10 +39,10 @@ const (
 	OutageAllow
 )
 
-var ruleNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
+var caseNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
 	"unreachable", "stale-copy", "outage-copy", "outage-allow"}
 
-var ruleText = [...]string{
+var caseText = [...]string{
 	"not fetched",
 	"2xx: the rules in the file apply",
 	"4xx: unavailable, no restrictions",
@@ -51,28 +54,28 @@ var ruleText = [...]string{
 	"unreachable for too long and no good copy: no restrictions",
 }
 
-// String returns the rule's stable kebab-case name, as in JSON.
-func (r Rule) String() string {
-	if int(r) < len(ruleNames) {
-		return ruleNames[r]
+// String returns the case's stable kebab-case name, as in JSON.
+func (c Case) String() string {
+	if int(c) < len(caseNames) {
+		return caseNames[c]
 	}
-	return fmt.Sprintf("rule(%d)", uint8(r))
+	return fmt.Sprintf("case(%d)", uint8(c))
 }
 
-// Explain says in a few words what the rule means for a crawler.
-func (r Rule) Explain() string {
-	if int(r) < len(ruleText) {
-		return ruleText[r]
+// Explain says in a few words what the case means for a crawler.
+func (c Case) Explain() string {
+	if int(c) < len(caseText) {
+		return caseText[c]
 	}
-	return r.String()
+	return c.String()
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+func (c Case) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (r *Rule) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, ruleNames[:], (*uint8)(r), "rule")
+func (c *Case) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, caseNames[:], (*uint8)(c), "case")
 }
 
 // Verdict is what a fetch means for every URL of the origin before any rule
@@ -200,7 +203,7 @@ type Outcome struct {
 	Redirects []string `json:"redirects,omitempty"`
 	// Status is the final HTTP status; 0 when no response arrived.
 	Status  int     `json:"status"`
-	Rule    Rule    `json:"rule"`
+	Case    Case    `json:"case"`
 	Verdict Verdict `json:"verdict"`
 	Source  Source  `json:"source"`
 	// Bytes counts the body bytes read after decoding, at most MaxBytes+1.
@@ -245,7 +248,7 @@ func (o *Outcome) String() string {
 	if o.Status != 0 {
 		s += fmt.Sprintf("%d, ", o.Status)
 	}
-	s += o.Rule.String() + " (" + o.Verdict.String() + ")"
+	s += o.Case.String() + " (" + o.Verdict.String() + ")"
 	if n := len(o.Redirects); n > 0 {
 		s += fmt.Sprintf(", %d redirect(s) to %s", n, o.FinalURL)
 	}

@@ -46,7 +46,7 @@ type fetchJSON struct {
 func outcomeJSON(o *robotsfetch.Outcome, start time.Time, took time.Duration) fetchJSON {
 	j := fetchJSON{
 		Origin: o.Origin, URL: o.URL, FinalURL: o.FinalURL, Redirects: o.Redirects, Status: o.Status, Size: o.Bytes,
-		Rule: o.Rule.String(), Verdict: o.Verdict.String(), Meaning: o.Rule.Explain(), Warnings: []string{}, Error: o.Error,
+		Rule: o.Case.String(), Verdict: o.Verdict.String(), Meaning: o.Case.Explain(), Warnings: []string{}, Error: o.Error,
 		Cached: o.FetchedAt.Before(start), Source: o.Source.String(),
 		FetchedAt: o.FetchedAt.UTC().Format(time.RFC3339), ExpiresAt: o.ExpiresAt.UTC().Format(time.RFC3339),
 		DurationMS: float64(took.Microseconds()) / 1000,
@@ -154,9 +154,9 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 			out.Robots = string(e.Good.Body)
 		}
 	case robotsfetch.AllowAll:
-		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as an empty robots.txt: everything is allowed.\n", o.URL, o.Rule.Explain())
+		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as an empty robots.txt: everything is allowed.\n", o.URL, o.Case.Explain())
 	default:
-		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as if the file said:\nUser-agent: *\nDisallow: /\n", o.URL, o.Rule.Explain())
+		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as if the file said:\nUser-agent: *\nDisallow: /\n", o.URL, o.Case.Explain())
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -214,7 +214,7 @@ func decide(r *robotsfetch.Robots, spec agentSpec, rawurl string) robotstxt.Deci
 // could apply.
 func reasonOf(r *robotsfetch.Robots, d robotstxt.Decision) string {
 	if r.Outcome.Verdict != robotsfetch.UseRules {
-		return r.Outcome.Rule.Explain()
+		return r.Outcome.Case.Explain()
 	}
 	return d.Reason.String()
 }

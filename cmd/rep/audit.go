@@ -322,7 +322,7 @@ func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robo
 	default:
 		msg := o.Error
 		if msg == "" {
-			msg = o.Rule.Explain()
+			msg = o.Case.Explain()
 		}
 		return robotstxt.Parse([]byte("User-agent: *\nDisallow: /\n")), src + ": disallow all (" + msg + ")", nil
 	}

@@ -67,9 +67,9 @@ func checkFetchURL(e *env, rawurl string, agents []string, p robotstxt.Profile) 
 	d = r.Check(rawurl, agents...)
 	o := &r.Outcome
 	if o.Verdict != robotsfetch.UseRules {
-		why = "robots.txt: " + o.Rule.Explain()
+		why = "robots.txt: " + o.Case.Explain()
 		if o.Status != 0 {
-			why = fmt.Sprintf("robots.txt %d: %s", o.Status, o.Rule.Explain())
+			why = fmt.Sprintf("robots.txt %d: %s", o.Status, o.Case.Explain())
 		}
 	}
 	info = fmt.Sprintf("robots.txt: %s", o.String())

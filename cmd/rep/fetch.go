@@ -25,7 +25,7 @@ as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
 "no restrictions", 429, 5xx and network errors as "everything disallowed",
 500 KiB read at most after gzip/deflate decoding. It prints what was fetched
 (status, redirects, bytes, cache lifetime) and how it was interpreted (the
-rule of the status table, the verdict, groups, sitemaps, warnings). With
+case of the status table, the verdict, groups, sitemaps, warnings). With
 -agent, also the group that crawler obeys and its pacing. - reads the URLs
 from standard input, one per line.
 
@@ -193,7 +193,7 @@ func fetchText(w io.Writer, res *fetchResult) {
 		status = fmt.Sprint(o.Status)
 	}
 	fmt.Fprintf(w, "  status     %s\n", status)
-	fmt.Fprintf(w, "  rule       %s: %s\n", o.Rule, o.Rule.Explain())
+	fmt.Fprintf(w, "  case       %s: %s\n", o.Case, o.Case.Explain())
 	fmt.Fprintf(w, "  verdict    %s\n", o.Verdict)
 	for i, r := range o.Redirects {
 		fmt.Fprintf(w, "  redirect   %d: %s\n", i+1, r)

@@ -403,7 +403,7 @@ func pageFetch(ctx context.Context, rawurl, agent string, o robotsmeta.Options) 
 		case oc.Verdict != robotsfetch.UseRules:
 			// No rule decided: say what the fetch itself means, and why
 			// it failed.
-			line += ": " + oc.Rule.Explain()
+			line += ": " + oc.Case.Explain()
 			if oc.Error != "" {
 				line += " (" + oc.Error + ")"
 			}
