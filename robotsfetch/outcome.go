@@ -1,7 +1,10 @@
 package robotsfetch
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -192,6 +195,7 @@ func unmarshalEnum(b []byte, names []string, dst *uint8, what string) error {
 
 // Outcome records one fetch of one origin's robots.txt and how it was read.
 // It is reported with every answer, so a crawler can explain any decision.
+// Its JSON form (MarshalJSON) is the fetch outcome every rep door shows.
 type Outcome struct {
 	// Origin is scheme://host[:port], the scope of the file.
 	Origin string `json:"origin"`
@@ -202,10 +206,16 @@ type Outcome struct {
 	// Redirects are the targets of the redirects followed, in order.
 	Redirects []string `json:"redirects,omitempty"`
 	// Status is the final HTTP status; 0 when no response arrived.
-	Status  int     `json:"status"`
+	Status int `json:"status"`
+	// Case is the row of the status table that applied; its Explain text
+	// is in the JSON as "explain". Verdict is what it means for every URL
+	// of the origin.
 	Case    Case    `json:"case"`
 	Verdict Verdict `json:"verdict"`
 	Source  Source  `json:"source"`
+	// Cached is set when Get answered from memory or from the Store
+	// rather than with a fetch made while the call waited.
+	Cached bool `json:"cached"`
 	// Bytes counts the body bytes read after decoding, at most MaxBytes+1.
 	Bytes           int    `json:"bytes"`
 	ContentType     string `json:"content_type,omitempty"`
@@ -214,21 +224,89 @@ type Outcome struct {
 	// stops being reused.
 	FetchedAt time.Time `json:"fetched_at"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// Duration is how long the attempt took, redirects and body included
+	// ("duration_ms" in JSON, in milliseconds).
+	Duration time.Duration `json:"-"`
 	// DownSince is the first failed attempt of the current outage; zero
 	// when the last attempt reached the origin.
 	DownSince time.Time `json:"down_since,omitzero"`
 	// CopyFetchedAt is when the copy in force was fetched, when the rules
 	// come from an older copy (StaleCopy, OutageCopy, or a 304).
 	CopyFetchedAt time.Time `json:"copy_fetched_at,omitzero"`
-	// Error says why the attempt failed (Unreachable, TooManyRedirects,
-	// BadRedirect): the URL and the cause.
+	// Error is the text of the cause when the attempt failed (Unreachable
+	// and the cases after it, TooManyRedirects, BadRedirect); Err returns
+	// the failure as an *Error.
 	Error string `json:"error,omitempty"`
 	// Refused is set when the address guard (Options.Guard) refused to
 	// connect, here or at a redirect's target: the origin was never asked.
+	// Err then matches ErrRefused.
 	Refused bool `json:"refused,omitempty"`
 	// StoreError says why the Store failed, when it did.
 	StoreError string    `json:"store_error,omitempty"`
 	Warnings   []Warning `json:"warnings,omitempty"`
+
+	err *Error // the failure with its typed cause, for Err
+}
+
+// Err returns the failed attempt as an *Error (Op OpGet, the URL whose
+// request failed, the cause), or nil when the attempt got a definitive
+// answer. An Outcome read back from a Store or from JSON keeps the text of
+// the cause only; it still matches ErrRefused when Refused is set.
+func (o *Outcome) Err() error {
+	switch {
+	case o.err != nil:
+		return o.err
+	case o.Error == "":
+		return nil
+	}
+	return &Error{Op: OpGet, URL: o.failedURL(), Err: &storedError{msg: o.Error, refused: o.Refused}}
+}
+
+// fail records a failed attempt with its cause.
+func (o *Outcome) fail(cause error) {
+	o.err = &Error{Op: OpGet, URL: o.failedURL(), Err: cause}
+	o.Error = cause.Error()
+	o.Refused = errors.Is(cause, ErrRefused)
+}
+
+// failedURL is the URL whose request failed: the last one answered, else
+// the last redirect target asked, else the robots.txt URL.
+func (o *Outcome) failedURL() string {
+	switch {
+	case o.FinalURL != "":
+		return o.FinalURL
+	case len(o.Redirects) > 0:
+		return o.Redirects[len(o.Redirects)-1]
+	}
+	return o.URL
+}
+
+// outcomeFields is Outcome without its methods, for MarshalJSON and
+// UnmarshalJSON.
+type outcomeFields Outcome
+
+// MarshalJSON writes the Outcome's fields and two more: "explain", the
+// Case's Explain text, and "duration_ms", Duration in milliseconds.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		outcomeFields
+		Explain    string  `json:"explain"`
+		DurationMS float64 `json:"duration_ms"`
+	}{outcomeFields(o), o.Case.Explain(), float64(o.Duration.Microseconds()) / 1000})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; "explain" is derived from
+// the case and ignored.
+func (o *Outcome) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*outcomeFields
+		DurationMS float64 `json:"duration_ms"`
+	}{outcomeFields: (*outcomeFields)(o)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	o.Duration = time.Duration(math.Round(v.DurationMS * float64(time.Millisecond)))
+	return nil
 }
 
 // Has reports whether the outcome carries warning w.
@@ -252,7 +330,10 @@ func (o *Outcome) String() string {
 	if n := len(o.Redirects); n > 0 {
 		s += fmt.Sprintf(", %d redirect(s) to %s", n, o.FinalURL)
 	}
-	if o.Error != "" {
+	switch u := o.failedURL(); {
+	case o.Error != "" && u != o.URL:
+		s += ", error at " + u + ": " + o.Error
+	case o.Error != "":
 		s += ", error: " + o.Error
 	}
 	return s

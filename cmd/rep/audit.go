@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -308,7 +309,7 @@ func auditFetchRobots(ctx context.Context, url string, allowPrivate bool) (*robo
 		// all", but judging a log by that would flag every request. Ask for
 		// the file instead.
 		hint := "save the robots.txt and give it as a file"
-		if strings.Contains(o.Error, "netguard") {
+		if errors.Is(o.Err(), robotsfetch.ErrRefused) {
 			hint = "use -allow-private to fetch from a local or staging server"
 		}
 		return nil, "", fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
@@ -453,7 +454,7 @@ flags:
 }
 
 func auditWriteErr(e *env, err error) int {
-	if errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
+	if errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader went away (head, a finished Spark task)
 	}
 	fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)

@@ -48,11 +48,7 @@ func checkFetchRobots(e *env, rawurl string, agents []string, p robotstxt.Profil
 	if err != nil {
 		return nil, err
 	}
-	r, err := f.Get(e.ctx, rawurl)
-	if err != nil {
-		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "robotsfetch: "))
-	}
-	return r, nil
+	return f.Get(e.ctx, rawurl)
 }
 
 // checkFetchURL decides rawurl against its site's robots.txt (fetched once

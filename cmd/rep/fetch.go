@@ -102,7 +102,7 @@ func runFetch(e *env) int {
 	}
 	for _, u := range urls {
 		if _, err := robotsfetch.Origin(u); err != nil {
-			fmt.Fprintf(e.stderr, "rep fetch: %v\n", strings.TrimPrefix(err.Error(), "robotsfetch: "))
+			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -198,8 +198,8 @@ func fetchText(w io.Writer, res *fetchResult) {
 	for i, r := range o.Redirects {
 		fmt.Fprintf(w, "  redirect   %d: %s\n", i+1, r)
 	}
-	if o.Error != "" {
-		fmt.Fprintf(w, "  error      %s\n", o.Error)
+	if err := o.Err(); err != nil {
+		fmt.Fprintf(w, "  error      %v\n", err)
 	}
 	if o.Status >= 200 && o.Status <= 299 || o.Source == robotsfetch.FromRevalidation {
 		ct := o.ContentType
