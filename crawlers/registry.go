@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/rep-toolkit/rep/engine"
 	"strings"
+	"time"
 )
 
 // Purpose says what a crawler fetches for.
@@ -152,6 +153,7 @@ var registryJSON []byte
 
 type registryFile struct {
 	Comment  string     `json:"comment"`
+	Updated  string     `json:"updated"`
 	Lists    []*List    `json:"lists"`
 	Crawlers []*Crawler `json:"crawlers"`
 }
@@ -159,6 +161,7 @@ type registryFile struct {
 var reg = mustLoad(registryJSON)
 
 type registry struct {
+	updated  time.Time
 	crawlers []*Crawler
 	lists    []*List
 	byName   map[string]*Crawler // lower-case name and tokens
@@ -180,7 +183,12 @@ func load(data []byte) (*registry, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
+	updated, err := time.Parse(time.DateOnly, f.Updated)
+	if err != nil {
+		return nil, fmt.Errorf(`"updated" must be the day the registry was last revised (YYYY-MM-DD): %w`, err)
+	}
 	r := &registry{
+		updated:  updated,
 		crawlers: f.Crawlers,
 		lists:    f.Lists,
 		byName:   make(map[string]*Crawler),
@@ -209,6 +217,11 @@ func load(data []byte) (*registry, error) {
 	}
 	return r, nil
 }
+
+// RegistryDate returns the day the embedded registry (data/registry.json)
+// was last revised, from its "updated" field: what its crawlers, tokens,
+// verification methods and list URLs are known to be current as of.
+func RegistryDate() time.Time { return reg.updated }
 
 // All returns the registry's crawlers in file order.
 func All() []*Crawler { return reg.crawlers }

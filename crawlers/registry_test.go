@@ -1,10 +1,12 @@
 package crawlers
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 var purposes = map[Purpose]bool{
@@ -133,9 +135,11 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, json, want string }{
 		{"syntax", `{`, "unexpected EOF"},
 		{"unknown field", `{"crawlers":[{"nmae":"x"}]}`, "unknown field"},
-		{"dup list", `{"lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
-		{"dup token", `{"crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
-		{"unknown list", `{"crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
+		{"no date", `{"crawlers":[]}`, `"updated" must be the day`},
+		{"bad date", `{"updated":"25/11/2026","crawlers":[]}`, `"updated" must be the day`},
+		{"dup list", `{"updated":"2026-01-02","lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
+		{"dup token", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
+		{"unknown list", `{"updated":"2026-01-02","crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := load([]byte(tc.json))
@@ -144,6 +148,39 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDataDates: the embedded data sets carry the days they are current
+// as of, and those days are plausible: not before the project's data
+// (2022, the oldest IP-list snapshot) and not in the future.
+func TestDataDates(t *testing.T) {
+	floor, now := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC), time.Now()
+	v, published := DataSetVersion()
+	for name, d := range map[string]time.Time{"registry": RegistryDate(), "crawler-user-agents " + v: published} {
+		if d.Before(floor) || d.After(now) {
+			t.Errorf("%s dated %s", name, d.Format(time.DateOnly))
+		}
+	}
+	if v == "" {
+		t.Error("crawler-user-agents has no version")
+	}
+	// The data set cannot be older than its newest entry.
+	newest := ""
+	for _, e := range mustEntries(t) {
+		newest = max(newest, strings.ReplaceAll(e.AdditionDate, "/", "-"))
+	}
+	if newest > published.Format(time.DateOnly) {
+		t.Errorf("crawler-user-agents %s published %s holds an entry added %s", v, published.Format(time.DateOnly), newest)
+	}
+}
+
+func mustEntries(t *testing.T) []dataSetEntry {
+	t.Helper()
+	var entries []dataSetEntry
+	if err := json.Unmarshal(dataSetJSON, &entries); err != nil {
+		t.Fatal(err)
+	}
+	return entries
 }
 
 // TestDataSetLicence checks the vendored data set keeps its MIT licence.
