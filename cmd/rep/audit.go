@@ -123,6 +123,9 @@ func runAudit(e *env) int {
 		fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
 		return exitUsage
 	}
+	if rep.VerifyErrors > 0 {
+		fmt.Fprintf(e.stderr, "rep audit: warning: DNS verification failed for %d address(es), whose requests count as unverifiable: %s\n", rep.VerifyErrors, rep.VerifyError)
+	}
 	return auditOutput(e, rep, *asJSON, *htmlOut)
 }
 
