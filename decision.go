@@ -77,9 +77,9 @@ func (d Decision) Why() string {
 			return "robots.txt not fetched: its address is loopback, private or link-local, which this fetcher refuses: everything disallowed"
 		}
 		if o.Status != 0 {
-			return fmt.Sprintf("robots.txt %d: %s", o.Status, o.Rule.Explain())
+			return fmt.Sprintf("robots.txt %d: %s", o.Status, o.Case.Explain())
 		}
-		return "robots.txt: " + o.Rule.Explain()
+		return "robots.txt: " + o.Case.Explain()
 	}
 	why := "no rule matched"
 	if d.Rule.Line > 0 {

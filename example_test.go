@@ -79,7 +79,7 @@ func ExampleCrawler_Allowed() {
 	c, _ := rep.New("ExampleBot/1.0")
 	d, _ := c.Allowed(context.Background(), site.URL+"/private/report.pdf")
 	fmt.Println(d.Allowed, d.Rule.Line, d.Rule)
-	fmt.Println(d.Fetch.Status, d.Fetch.Rule, d.Fetch.Verdict)
+	fmt.Println(d.Fetch.Status, d.Fetch.Case, d.Fetch.Verdict)
 	// Output:
 	// false 2 Disallow: /private/
 	// 200 success use-rules

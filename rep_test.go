@@ -201,9 +201,9 @@ func TestWait(t *testing.T) {
 func storeRobots(store robotsfetch.Store, origin, body string) {
 	now := time.Now()
 	e := &robotsfetch.Entry{Origin: origin,
-		Last: robotsfetch.Outcome{Origin: origin, URL: origin + "/robots.txt", Status: 200, Rule: robotsfetch.Success,
+		Last: robotsfetch.Outcome{Origin: origin, URL: origin + "/robots.txt", Status: 200, Case: robotsfetch.Success,
 			Verdict: robotsfetch.UseRules, FetchedAt: now, ExpiresAt: now.Add(24 * time.Hour)},
-		Good: &robotsfetch.Copy{Rule: robotsfetch.Success, Status: 200, Body: []byte(body), FetchedAt: now}}
+		Good: &robotsfetch.Copy{Case: robotsfetch.Success, Status: 200, Body: []byte(body), FetchedAt: now}}
 	store.Put(context.Background(), origin, e, time.Hour)
 }
 

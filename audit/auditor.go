@@ -108,6 +108,8 @@ type Auditor struct {
 	last   int64
 	nIPs   int // (crawler, day, address) entries held for verification
 	site   []byte
+
+	verifyMu sync.Mutex // guards rep.VerifyErrors and rep.VerifyError
 }
 
 // cstate is the running aggregate of one crawler.
@@ -441,7 +443,16 @@ func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t 
 	if err != nil {
 		return identity.Unverifiable
 	}
-	return a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t)).Verdict
+	r := a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t))
+	if r.Err != nil {
+		a.verifyMu.Lock()
+		a.rep.VerifyErrors++
+		if a.rep.VerifyError == "" {
+			a.rep.VerifyError = r.Err.Error()
+		}
+		a.verifyMu.Unlock()
+	}
+	return r.Verdict
 }
 
 // count adds n requests from ip with verdict v (d of them disallowed).

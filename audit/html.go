@@ -76,7 +76,7 @@ th:first-child,td:first-child{text-align:left}th{color:#5b6476;font-weight:600}
 svg text{font:12px system-ui,sans-serif;fill:#333}
 pre{white-space:pre-wrap;font-size:12px;background:#f6f7f9;padding:10px;border-radius:6px;overflow:auto}
 </style></head><body>
-<header><h1>{{.Title}}</h1><p>{{len .R.Sources}} log file(s) · verification: {{.R.Verify}} · generated {{.Generated}} by rep audit</p></header>
+<header><h1>{{.Title}}</h1><p>{{len .R.Sources}} log file(s) · verification: {{.R.Verify}} · generated {{.Generated}} by rep audit</p>{{if .R.VerifyErrors}}<p class="bad">DNS verification failed for {{.R.VerifyErrors}} address(es): {{.R.VerifyError}}. Their requests count as unverifiable.</p>{{end}}</header>
 <main>
 <div class="kpis">
 <div class="kpi"><b>{{.Lines}}</b><span>lines ({{.Bad}} bad)</span></div>

@@ -78,6 +78,10 @@ func MergeWith(opt MergeOptions, parts ...*Report) (*Report, error) {
 		} else if p.Verify != out.Verify {
 			out.Verify = "mixed"
 		}
+		out.VerifyErrors += p.VerifyErrors
+		if out.VerifyError == "" {
+			out.VerifyError = p.VerifyError
+		}
 		out.Sources = append(out.Sources, p.Sources...)
 		out.Lines += p.Lines
 		out.BadLines += p.BadLines

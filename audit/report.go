@@ -42,9 +42,15 @@ type Report struct {
 	// disallowed counts add verdicts of different rules.
 	MixedRobots bool `json:"mixed_robots,omitempty"`
 	// Grace is the cache allowance after a robots.txt change.
-	Grace    Duration   `json:"grace"`
-	Verify   string     `json:"verify"` // "off", "lists" or "dns+lists"
-	Crawlers []*Crawler `json:"crawlers"`
+	Grace  Duration `json:"grace"`
+	Verify string   `json:"verify"` // "off", "lists" or "dns+lists"
+	// VerifyErrors counts the addresses whose verification got no DNS
+	// answer (a timeout, a resolver that cannot be reached): their
+	// requests count as unverifiable. VerifyError is the first failure,
+	// naming the resolver asked.
+	VerifyErrors int64      `json:"verify_errors,omitempty"`
+	VerifyError  string     `json:"verify_error,omitempty"`
+	Crawlers     []*Crawler `json:"crawlers"`
 }
 
 // RobotsInfo describes one robots.txt version of the history.

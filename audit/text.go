@@ -35,7 +35,11 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		p("robots.txt: %s%s (%s grace after a change)\n", mixed, strings.Join(vs, ", "), time.Duration(r.Grace))
 	}
-	p("verification: %s\n", r.Verify)
+	if r.VerifyErrors > 0 {
+		p("verification: %s; failed for %s address(es): %s\n", r.Verify, num(r.VerifyErrors), r.VerifyError)
+	} else {
+		p("verification: %s\n", r.Verify)
+	}
 	if r.NoUserAgent > 0 {
 		p("%s requests have no User-Agent in this log format: they cannot be attributed\n", num(r.NoUserAgent))
 	}

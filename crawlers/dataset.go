@@ -3,15 +3,41 @@ package crawlers
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 //go:embed data/crawler-user-agents.json
 var dataSetJSON []byte
+
+//go:embed data/crawler-user-agents.source.json
+var dataSetSourceJSON []byte
+
+var dataSetSource = sync.OnceValues(func() (string, time.Time) {
+	var src struct {
+		Version   string `json:"version"`
+		Published string `json:"published"`
+	}
+	if err := json.Unmarshal(dataSetSourceJSON, &src); err != nil {
+		panic("crawlers: embedded crawler-user-agents.source.json: " + err.Error())
+	}
+	t, err := time.Parse(time.DateOnly, src.Published)
+	if err != nil || src.Version == "" {
+		panic(fmt.Sprintf("crawlers: embedded crawler-user-agents.source.json: version %q, published %q: want a version and a YYYY-MM-DD date", src.Version, src.Published))
+	}
+	return src.Version, t
+})
+
+// DataSetVersion returns the version of the embedded crawler-user-agents
+// data set (github.com/monperrus/crawler-user-agents, from its npm
+// package) and the day that version was published, as recorded in
+// data/crawler-user-agents.source.json when the data set was vendored.
+func DataSetVersion() (version string, published time.Time) { return dataSetSource() }
 
 // dataSetEntry is one record of crawler-user-agents.json.
 type dataSetEntry struct {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"time"
+
 	"github.com/rep-toolkit/rep/engine"
 )
 
@@ -175,6 +177,7 @@ var registryJSON []byte
 
 type registryFile struct {
 	Comment  string     `json:"comment"`
+	Updated  string     `json:"updated"`
 	Lists    []*List    `json:"lists"`
 	Groups   []*Group   `json:"groups"`
 	Crawlers []*Crawler `json:"crawlers"`
@@ -183,6 +186,7 @@ type registryFile struct {
 var reg = mustLoad(registryJSON)
 
 type registry struct {
+	updated  time.Time
 	crawlers []*Crawler
 	lists    []*List
 	groups   []*Group
@@ -206,7 +210,12 @@ func load(data []byte) (*registry, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, err
 	}
+	updated, err := time.Parse(time.DateOnly, f.Updated)
+	if err != nil {
+		return nil, fmt.Errorf(`"updated" must be the day the registry was last revised (YYYY-MM-DD): %w`, err)
+	}
 	r := &registry{
+		updated:  updated,
 		crawlers: f.Crawlers,
 		lists:    f.Lists,
 		groups:   f.Groups,
@@ -324,6 +333,10 @@ func (r *registry) cycle(c *Crawler, path []*Crawler) []string {
 	}
 	return nil
 }
+// RegistryDate returns the day the embedded registry (data/registry.json)
+// was last revised, from its "updated" field: what its crawlers, tokens,
+// verification methods and list URLs are known to be current as of.
+func RegistryDate() time.Time { return reg.updated }
 
 // All returns the registry's crawlers in file order.
 func All() []*Crawler { return reg.crawlers }

@@ -1,11 +1,13 @@
 package crawlers
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var purposes = map[Purpose]bool{
@@ -147,32 +149,34 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, json, want string }{
 		{"syntax", `{`, "unexpected EOF"},
 		{"unknown field", `{"crawlers":[{"nmae":"x"}]}`, "unknown field"},
-		{"dup list", `{"lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
-		{"dup token", `{"crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
-		{"unknown list", `{"crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
-		{"unknown fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["Googlebot"]}]}`,
+		{"no date", `{"crawlers":[]}`, `"updated" must be the day`},
+		{"bad date", `{"updated":"25/11/2026","crawlers":[]}`, `"updated" must be the day`},
+		{"dup list", `{"updated":"2026-01-02","lists":[{"id":"a"},{"id":"a"}]}`, `list "a" defined twice`},
+		{"dup token", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["x"]},{"name":"B","tokens":["X"]}]}`, `already used by "A"`},
+		{"unknown list", `{"updated":"2026-01-02","crawlers":[{"name":"A","verify":{"lists":["nope"]}}]}`, `unknown list "nope"`},
+		{"unknown fallback", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["Googlebot"]}]}`,
 			`crawler "A": robots_fallback "Googlebot" names no crawler or group`},
-		{"self fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["A"]}]}`,
+		{"self fallback", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["A"]}]}`,
 			`robots_fallback "A" repeats one of its own tokens`},
-		{"repeated fallback", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b","B"]},{"name":"B","tokens":["b"]}]}`,
+		{"repeated fallback", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b","B"]},{"name":"B","tokens":["b"]}]}`,
 			`robots_fallback "B" repeats`},
-		{"cycle", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["a"]}]}`,
+		{"cycle", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["a"]}]}`,
 			`crawler "A": robots_fallback cycle: A → B → A`},
-		{"chain not written out", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
+		{"chain not written out", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
 			`crawler "A": robots_fallback names "b" but not, after it, "c" from B's own chain`},
-		{"chain out of order", `{"crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["c","b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
+		{"chain out of order", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_fallback":["c","b"]},{"name":"B","tokens":["b"],"robots_fallback":["c"]},{"name":"C","tokens":["c"]}]}`,
 			`crawler "A": robots_fallback names "b" but not, after it, "c"`},
-		{"other operator's group", `{"groups":[{"token":"Y","operator":"Yandex"}],"crawlers":[{"name":"A","tokens":["a"],"operator":"Other","robots_fallback":["y"]}]}`,
+		{"other operator's group", `{"updated":"2026-01-02","groups":[{"token":"Y","operator":"Yandex"}],"crawlers":[{"name":"A","tokens":["a"],"operator":"Other","robots_fallback":["y"]}]}`,
 			`robots_fallback "y" is a group of Yandex's crawlers`},
-		{"group token of a crawler", `{"groups":[{"token":"A","operator":"X"}],"crawlers":[{"name":"A","tokens":["a"]}]}`,
+		{"group token of a crawler", `{"updated":"2026-01-02","groups":[{"token":"A","operator":"X"}],"crawlers":[{"name":"A","tokens":["a"]}]}`,
 			`group "A": token already used by crawler "A"`},
-		{"star group", `{"groups":[{"token":"*","operator":"X"}]}`, `group "*": a group token names crawlers`},
-		{"dup group", `{"groups":[{"token":"Y","operator":"X"},{"token":"y","operator":"X"}]}`, `group "y" defined twice`},
-		{"ignores star but not robots.txt", `{"crawlers":[{"name":"A","tokens":["a"],"ignores_star":true,"robots_txt":"no"}]}`,
+		{"star group", `{"updated":"2026-01-02","groups":[{"token":"*","operator":"X"}]}`, `group "*": a group token names crawlers`},
+		{"dup group", `{"updated":"2026-01-02","groups":[{"token":"Y","operator":"X"},{"token":"y","operator":"X"}]}`, `group "y" defined twice`},
+		{"ignores star but not robots.txt", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"ignores_star":true,"robots_txt":"no"}]}`,
 			`crawler "A": ignores_star says it reads robots.txt groups`},
-		{"ignored control token", `{"crawlers":[{"name":"A","tokens":["a"],"robots_txt":"no","verify":{"method":"token-only"}}]}`,
+		{"ignored control token", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"robots_txt":"no","verify":{"method":"token-only"}}]}`,
 			`crawler "A": a token-only entry exists to be obeyed`},
-		{"unknown engine", `{"crawlers":[{"name":"A","tokens":["a"],"engine":"altavista"}]}`, `unknown engine "altavista"`},
+		{"unknown engine", `{"updated":"2026-01-02","crawlers":[{"name":"A","tokens":["a"],"engine":"altavista"}]}`, `unknown engine "altavista"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := load([]byte(tc.json))
@@ -181,6 +185,39 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDataDates: the embedded data sets carry the days they are current
+// as of, and those days are plausible: not before the project's data
+// (2022, the oldest IP-list snapshot) and not in the future.
+func TestDataDates(t *testing.T) {
+	floor, now := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC), time.Now()
+	v, published := DataSetVersion()
+	for name, d := range map[string]time.Time{"registry": RegistryDate(), "crawler-user-agents " + v: published} {
+		if d.Before(floor) || d.After(now) {
+			t.Errorf("%s dated %s", name, d.Format(time.DateOnly))
+		}
+	}
+	if v == "" {
+		t.Error("crawler-user-agents has no version")
+	}
+	// The data set cannot be older than its newest entry.
+	newest := ""
+	for _, e := range mustEntries(t) {
+		newest = max(newest, strings.ReplaceAll(e.AdditionDate, "/", "-"))
+	}
+	if newest > published.Format(time.DateOnly) {
+		t.Errorf("crawler-user-agents %s published %s holds an entry added %s", v, published.Format(time.DateOnly), newest)
+	}
+}
+
+func mustEntries(t *testing.T) []dataSetEntry {
+	t.Helper()
+	var entries []dataSetEntry
+	if err := json.Unmarshal(dataSetJSON, &entries); err != nil {
+		t.Fatal(err)
+	}
+	return entries
 }
 
 // TestDataSetLicence checks the vendored data set keeps its MIT licence.

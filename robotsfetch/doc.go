@@ -10,8 +10,9 @@
 //
 // # The status table
 //
-// Every fetch ends in exactly one Rule, recorded in the Outcome with the
-// status, redirects, bytes and times, and mapped to a Verdict:
+// Every fetch ends in exactly one Case, a row of this table, recorded in the
+// Outcome with the status, redirects, bytes and times, and mapped to a
+// Verdict:
 //
 //	2xx                          Success           the rules in the body
 //	3xx, up to 5 hops            (followed)        the final answer, applied to the original origin

@@ -280,7 +280,7 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 	case <-c.done:
 		return c.robots, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("robotsfetch: waiting for %s/robots.txt: %w", origin, context.Cause(ctx))
+		return nil, &Error{Op: OpGet, URL: origin + "/robots.txt", Err: context.Cause(ctx)}
 	}
 }
 
@@ -316,8 +316,15 @@ func (f *Fetcher) refresh(origin string, prev *Entry, c *call) {
 
 func (f *Fetcher) finish(origin string, c *call, e *Entry) {
 	r := f.build(e)
+	kept := r
+	if !r.Outcome.Cached {
+		// The callers waiting now get the fetch made for them; later
+		// callers get the same answer from memory, marked Cached.
+		kept = &Robots{Outcome: r.Outcome, File: r.File, Body: r.Body}
+		kept.Outcome.Cached = true
+	}
 	f.mu.Lock()
-	f.cache.put(&item{origin: origin, robots: r, entry: e})
+	f.cache.put(&item{origin: origin, robots: kept, entry: e})
 	delete(f.flight, origin)
 	c.robots = r
 	f.mu.Unlock()
@@ -327,11 +334,12 @@ func (f *Fetcher) finish(origin string, c *call, e *Entry) {
 // build parses the entry's good copy when its rules are in force.
 func (f *Fetcher) build(e *Entry) *Robots {
 	r := &Robots{Outcome: e.Last}
+	r.Outcome.Cached = e.Last.Source == FromStore
 	if r.Outcome.Verdict == UseRules {
 		if e.Good == nil {
 			// Only a damaged store entry gets here: fail closed.
 			r.Outcome.Verdict = DisallowAll
-			r.Outcome.Error = "stored entry has rules in force but no body"
+			r.Outcome.fail(errNoBody)
 			return r
 		}
 		r.Body = e.Good.Body
@@ -340,20 +348,16 @@ func (f *Fetcher) build(e *Entry) *Robots {
 	return r
 }
 
-var (
-	errTooManyRedirects = errors.New("too many redirects")
-	errBadRedirect      = errors.New("redirect to a URL that has no robots.txt to fetch")
-	errBodyTimeout      = errors.New("body timeout")
-)
+var errNoBody = errors.New("stored entry has rules in force but no body")
 
 type hopsKey struct{}
 
 func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.o.MaxRedirects {
-		return fmt.Errorf("%w: more than %d", errTooManyRedirects, f.o.MaxRedirects)
+		return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, f.o.MaxRedirects)
 	}
 	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		return fmt.Errorf("%w: %s", errBadRedirect, req.URL.Redacted())
+		return fmt.Errorf("%w: to %s, which has no robots.txt to fetch", ErrBadRedirect, req.URL.Redacted())
 	}
 	if hops, ok := req.Context().Value(hopsKey{}).(*[]string); ok {
 		*hops = append(*hops, req.URL.String())
@@ -361,7 +365,7 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func verdictOf(r Rule) Verdict {
+func verdictOf(r Case) Verdict {
 	if r == Success {
 		return UseRules
 	}
@@ -374,6 +378,8 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 	f.requests.Add(1)
 	now := f.o.Now()
 	e := &Entry{Version: EntryVersion, Origin: origin}
+	start := time.Now()
+	defer func() { e.Last.Duration = time.Since(start) }()
 	if prev != nil {
 		e.Good = prev.Good
 	}
@@ -388,13 +394,13 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 	ctx = context.WithValue(ctx, hopsKey{}, &hops)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, out.URL, nil)
 	if err != nil {
-		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %v", out.URL, err))
+		return f.unreachable(e, prev, nil, err)
 	}
 	req.Header.Set("User-Agent", f.o.UserAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
 	req.Header.Set("Accept-Encoding", "gzip, deflate")
 	conditional := false
-	if g := e.Good; g != nil && g.Rule == Success {
+	if g := e.Good; g != nil && g.Case == Success {
 		if g.ETag != "" {
 			req.Header.Set("If-None-Match", g.ETag)
 			conditional = true
@@ -414,14 +420,14 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 		defer resp.Body.Close()
 	}
 	switch {
-	case errors.Is(err, errTooManyRedirects):
-		out.Error = fmt.Sprintf("GET %s: %v", out.URL, urlhead.Unwrap(err))
+	case errors.Is(err, ErrTooManyRedirects):
+		out.fail(urlhead.Unwrap(err))
 		return f.definitive(e, TooManyRedirects, header(resp), nil)
-	case errors.Is(err, errBadRedirect):
-		out.Error = fmt.Sprintf("GET %s: %v", out.URL, urlhead.Unwrap(err))
+	case errors.Is(err, ErrBadRedirect):
+		out.fail(urlhead.Unwrap(err))
 		return f.definitive(e, BadRedirect, header(resp), nil)
 	case err != nil:
-		return f.unreachable(e, prev, nil, fmt.Errorf("GET %s: %w", out.URL, urlhead.Unwrap(err)))
+		return f.unreachable(e, prev, nil, urlhead.Unwrap(err))
 	}
 	code := resp.StatusCode
 	switch {
@@ -442,10 +448,10 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 	case code >= 200 && code <= 299:
 		body, err := f.readBody(resp, cancel)
 		if err != nil {
-			return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d, reading the body: %v", out.URL, code, err))
+			return f.unreachable(e, prev, resp, fmt.Errorf("%d, reading the body: %w", code, err))
 		}
 		out.Bytes = len(body)
-		g := &Copy{Rule: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
+		g := &Copy{Case: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
 			ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
 		if len(body) > f.o.MaxBytes {
 			g.Truncated = true
@@ -459,17 +465,18 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 		}
 		return f.definitive(e, Success, resp.Header, g)
 	case code >= 300 && code <= 399:
-		out.Error = fmt.Sprintf("GET %s: %d with no redirect to follow", out.FinalURL, code)
+		cause := fmt.Errorf("%w: %d with no Location to follow", ErrBadRedirect, code)
 		if code == http.StatusNotModified {
-			out.Error = fmt.Sprintf("GET %s: 304 to a request that was not conditional", out.FinalURL)
+			cause = fmt.Errorf("%w: 304 to a request that was not conditional", ErrBadRedirect)
 		}
+		out.fail(cause)
 		return f.definitive(e, BadRedirect, resp.Header, nil)
 	case code == http.StatusTooManyRequests:
-		return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d %s", out.FinalURL, code, http.StatusText(code)))
+		return f.unreachable(e, prev, resp, &StatusError{Code: code})
 	case code >= 400 && code <= 499:
 		return f.definitive(e, Unavailable, resp.Header, nil)
 	default:
-		return f.unreachable(e, prev, resp, fmt.Errorf("GET %s: %d %s", out.FinalURL, code, http.StatusText(code)))
+		return f.unreachable(e, prev, resp, &StatusError{Code: code})
 	}
 }
 
@@ -487,17 +494,17 @@ func (f *Fetcher) readBody(resp *http.Response, cancel context.CancelCauseFunc) 
 		}
 	}
 	if cause := context.Cause(resp.Request.Context()); cause != nil && !errors.Is(err, cause) {
-		err = fmt.Errorf("%v (%v)", err, cause)
+		err = fmt.Errorf("%w (%w)", err, cause)
 	}
 	return nil, err
 }
 
 // definitive records an answer that is not an outage: Success with its
 // copy, or one of the allow-all rules.
-func (f *Fetcher) definitive(e *Entry, rule Rule, h http.Header, g *Copy) *Entry {
+func (f *Fetcher) definitive(e *Entry, rule Case, h http.Header, g *Copy) *Entry {
 	out := &e.Last
 	now := out.FetchedAt
-	out.Rule, out.Verdict = rule, verdictOf(rule)
+	out.Case, out.Verdict = rule, verdictOf(rule)
 	ttl, noStore := freshness(h, now, f.o.MaxAge, f.o.MaxAge)
 	if noStore {
 		out.Warnings = append(out.Warnings, WarnNoStore)
@@ -508,19 +515,17 @@ func (f *Fetcher) definitive(e *Entry, rule Rule, h http.Header, g *Copy) *Entry
 		if rule == TooManyRedirects || rule == BadRedirect {
 			status = 0
 		}
-		g = &Copy{Rule: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
+		g = &Copy{Case: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
 	}
 	e.Good = g
 	return e
 }
 
 // unreachable records a failed attempt and applies the outage rules.
-func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err error) *Entry {
+func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, cause error) *Entry {
 	out := &e.Last
 	now := out.FetchedAt
-	out.Error = err.Error()
-	var blocked *netguard.BlockedError
-	out.Refused = errors.As(err, &blocked)
+	out.fail(cause)
 	retry := f.o.RetryInterval
 	if resp != nil {
 		if ra, ok := retryAfter(resp.Header, now); ok {
@@ -532,17 +537,17 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, err er
 	if prev != nil && !prev.Last.DownSince.IsZero() {
 		out.DownSince = prev.Last.DownSince
 	}
-	out.Rule, out.Verdict = Unreachable, DisallowAll
+	out.Case, out.Verdict = Unreachable, DisallowAll
 	g := e.Good
 	switch {
 	case now.Sub(out.DownSince) >= f.o.OutageLimit && f.o.AfterOutage != OutageDisallow:
 		if g != nil && f.o.AfterOutage == OutageUseCopy {
-			out.Rule, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Rule), g.FetchedAt
+			out.Case, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Case), g.FetchedAt
 		} else {
-			out.Rule, out.Verdict = OutageAllow, AllowAll
+			out.Case, out.Verdict = OutageAllow, AllowAll
 		}
 	case f.o.StaleIfUnreachable && g != nil:
-		out.Rule, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Rule), g.FetchedAt
+		out.Case, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Case), g.FetchedAt
 	}
 	return e
 }

@@ -86,7 +86,7 @@ func TestStatusTable(t *testing.T) {
 	tests := []struct {
 		name    string
 		h       http.HandlerFunc
-		rule    Rule
+		rule    Case
 		verdict Verdict
 		status  int
 		private bool // OtherBot may fetch /private/x
@@ -136,8 +136,8 @@ func TestStatusTable(t *testing.T) {
 			f := newFetcher(t, Options{})
 			r := get(t, f, s.URL+"/some/page")
 			o := r.Outcome
-			if o.Rule != tt.rule || o.Verdict != tt.verdict || o.Status != tt.status {
-				t.Fatalf("got %s/%s/%d, want %s/%s/%d (%s)", o.Rule, o.Verdict, o.Status, tt.rule, tt.verdict, tt.status, o.String())
+			if o.Case != tt.rule || o.Verdict != tt.verdict || o.Status != tt.status {
+				t.Fatalf("got %s/%s/%d, want %s/%s/%d (%s)", o.Case, o.Verdict, o.Status, tt.rule, tt.verdict, tt.status, o.String())
 			}
 			if got := r.Check(s.URL+"/private/x", "OtherBot").Allowed; got != tt.private {
 				t.Errorf("/private/x allowed = %v, want %v", got, tt.private)
@@ -146,12 +146,12 @@ func TestStatusTable(t *testing.T) {
 				t.Errorf("/ allowed = %v, want %v", got, tt.root)
 			}
 			if (tt.rule == Unreachable || tt.rule == BadRedirect) != (o.Error != "") {
-				t.Errorf("Error = %q for rule %s", o.Error, o.Rule)
+				t.Errorf("Error = %q for rule %s", o.Error, o.Case)
 			}
 			if o.Origin != s.URL || o.URL != s.URL+"/robots.txt" {
 				t.Errorf("origin %q url %q", o.Origin, o.URL)
 			}
-			if o.Rule == Unreachable && o.DownSince.IsZero() {
+			if o.Case == Unreachable && o.DownSince.IsZero() {
 				t.Error("unreachable without DownSince")
 			}
 		})
@@ -168,7 +168,7 @@ func TestNetworkErrors(t *testing.T) {
 	l.Close()
 	f := newFetcher(t, Options{})
 	r := get(t, f, "http://"+addr+"/")
-	if r.Outcome.Rule != Unreachable || r.Outcome.Verdict != DisallowAll || !strings.Contains(r.Outcome.Error, "refused") {
+	if r.Outcome.Case != Unreachable || r.Outcome.Verdict != DisallowAll || !strings.Contains(r.Outcome.Error, "refused") {
 		t.Errorf("refused: %s", r.Outcome.String())
 	}
 
@@ -180,7 +180,7 @@ func TestNetworkErrors(t *testing.T) {
 	}}}
 	f = newFetcher(t, Options{Client: c})
 	r = get(t, f, "https://robots.invalid/x")
-	if r.Outcome.Rule != Unreachable || !strings.Contains(r.Outcome.Error, "no such host") {
+	if r.Outcome.Case != Unreachable || !strings.Contains(r.Outcome.Error, "no such host") {
 		t.Errorf("dns: %s", r.Outcome.String())
 	}
 	if r.Check("/x").Allowed {
@@ -245,7 +245,7 @@ func TestRedirects(t *testing.T) {
 				t.Errorf("origin %q, want the original %q", o.Origin, first.URL)
 			}
 			if hops <= 5 {
-				if o.Rule != Success || len(o.Redirects) != hops || !strings.HasPrefix(o.FinalURL, last.URL) {
+				if o.Case != Success || len(o.Redirects) != hops || !strings.HasPrefix(o.FinalURL, last.URL) {
 					t.Fatalf("%d hops: %s, %d redirects", hops, o.String(), len(o.Redirects))
 				}
 				// The file reached is applied to the original origin.
@@ -254,7 +254,7 @@ func TestRedirects(t *testing.T) {
 				}
 				return
 			}
-			if o.Rule != TooManyRedirects || o.Verdict != AllowAll || len(o.Redirects) != 5 {
+			if o.Case != TooManyRedirects || o.Verdict != AllowAll || len(o.Redirects) != 5 {
 				t.Fatalf("%d hops: %s, %d redirects", hops, o.String(), len(o.Redirects))
 			}
 			if !r.Check(first.URL + "/final-rules/x").Allowed {
@@ -269,7 +269,7 @@ func TestRedirectToOtherScheme(t *testing.T) {
 		http.Redirect(w, r, "ftp://example.com/robots.txt", http.StatusMovedPermanently)
 	})
 	r := get(t, newFetcher(t, Options{}), s.URL)
-	if r.Outcome.Rule != BadRedirect || r.Outcome.Verdict != AllowAll {
+	if r.Outcome.Case != BadRedirect || r.Outcome.Verdict != AllowAll {
 		t.Errorf("%s", r.Outcome.String())
 	}
 }
@@ -295,7 +295,7 @@ func TestTimeouts(t *testing.T) {
 	f := newFetcher(t, Options{HeaderTimeout: 200 * time.Millisecond, BodyTimeout: 300 * time.Millisecond})
 	for _, s := range []*site{never, trickle} {
 		r := get(t, f, s.URL)
-		if r.Outcome.Rule != Unreachable || r.Check("/").Allowed {
+		if r.Outcome.Case != Unreachable || r.Check("/").Allowed {
 			t.Errorf("%s", r.Outcome.String())
 		}
 	}
@@ -304,7 +304,7 @@ func TestTimeouts(t *testing.T) {
 	}
 	// The whole-attempt timeout also bounds a server slow on headers.
 	f = newFetcher(t, Options{Timeout: 200 * time.Millisecond})
-	if r := get(t, f, never.URL); r.Outcome.Rule != Unreachable {
+	if r := get(t, f, never.URL); r.Outcome.Case != Unreachable {
 		t.Errorf("overall timeout: %s", r.Outcome.String())
 	}
 }
@@ -343,7 +343,7 @@ func TestConnectTimeout(t *testing.T) {
 	start := time.Now()
 	r := get(t, f, "https://"+ln.Addr().String()+"/page")
 	took := time.Since(start)
-	if r.Outcome.Rule != Unreachable || r.Check("/").Allowed {
+	if r.Outcome.Case != Unreachable || r.Check("/").Allowed {
 		t.Errorf("%s", r.Outcome.String())
 	}
 	if !strings.Contains(r.Outcome.Error, "handshake timeout") {
@@ -369,7 +369,7 @@ func TestEndlessBody(t *testing.T) {
 	f := newFetcher(t, Options{MaxBytes: 64 << 10})
 	r := get(t, f, s.URL)
 	o := r.Outcome
-	if o.Rule != Success || !o.Has(WarnTruncated) || o.Bytes != 64<<10+1 {
+	if o.Case != Success || !o.Has(WarnTruncated) || o.Bytes != 64<<10+1 {
 		t.Fatalf("%s bytes=%d warnings=%v", o.String(), o.Bytes, o.Warnings)
 	}
 	if r.Check("/private/x").Allowed || !r.Check("/public").Allowed {
@@ -438,7 +438,7 @@ func TestGzipBomb(t *testing.T) {
 	})
 	r := get(t, newFetcher(t, Options{}), s.URL)
 	o := r.Outcome
-	if o.Rule != Success || o.Bytes != 500<<10+1 || !o.Has(WarnTruncated) || o.ContentEncoding != "gzip" {
+	if o.Case != Success || o.Bytes != 500<<10+1 || !o.Has(WarnTruncated) || o.ContentEncoding != "gzip" {
 		t.Fatalf("%s bytes=%d warnings=%v", o.String(), o.Bytes, o.Warnings)
 	}
 	if r.Check("/bomb").Allowed {
@@ -455,7 +455,7 @@ func TestEncodings(t *testing.T) {
 				w.Write(body)
 			})
 			r := get(t, newFetcher(t, Options{}), s.URL)
-			if r.Outcome.Rule != Success || r.Outcome.Bytes != len(robotsBody) || r.Check("/private").Allowed {
+			if r.Outcome.Case != Success || r.Outcome.Bytes != len(robotsBody) || r.Check("/private").Allowed {
 				t.Errorf("%s bytes=%d", r.Outcome.String(), r.Outcome.Bytes)
 			}
 		})
@@ -482,7 +482,7 @@ func TestHTML(t *testing.T) {
 	s := newSite(t, html(loginPage))
 	r := get(t, newFetcher(t, Options{}), s.URL)
 	o := r.Outcome
-	if o.Rule != Success || !o.Has(WarnHTML) || !o.Has(WarnContentType) || !r.Check("/login").Allowed || !r.Check("/").Allowed {
+	if o.Case != Success || !o.Has(WarnHTML) || !o.Has(WarnContentType) || !r.Check("/login").Allowed || !r.Check("/").Allowed {
 		t.Errorf("login page: %s warnings=%v", o.String(), o.Warnings)
 	}
 	// The same page served as text/plain still looks like HTML.
@@ -603,7 +603,7 @@ func TestRevalidation(t *testing.T) {
 		t.Errorf("refresh not conditional: %v", req.Header)
 	}
 	o := r.Outcome
-	if o.Status != 304 || o.Source != FromRevalidation || o.Rule != Success || !o.CopyFetchedAt.Equal(first) || r.Check("/v1").Allowed {
+	if o.Status != 304 || o.Source != FromRevalidation || o.Case != Success || !o.CopyFetchedAt.Equal(first) || r.Check("/v1").Allowed {
 		t.Fatalf("after 304: %s source=%s", o.String(), o.Source)
 	}
 	if !o.ExpiresAt.Equal(clk.Now().Add(24 * time.Hour)) {
@@ -624,8 +624,8 @@ func TestOutage(t *testing.T) {
 		name   string
 		good   bool // the origin served a robots.txt before the outage
 		o      Options
-		before Rule
-		after  Rule
+		before Case
+		after  Case
 		// whether /public and /private/x are allowed after 30 days
 		public, private bool
 	}{
@@ -662,8 +662,8 @@ func TestOutage(t *testing.T) {
 				t.Fatalf("down since %v, want %v", r.Outcome.DownSince, start)
 			}
 			for day := 1; ; day++ {
-				if r.Outcome.Rule != tt.before {
-					t.Fatalf("day %d: %s, want %s", day, r.Outcome.Rule, tt.before)
+				if r.Outcome.Case != tt.before {
+					t.Fatalf("day %d: %s, want %s", day, r.Outcome.Case, tt.before)
 				}
 				if tt.before == Unreachable && (r.Check("/public").Allowed || r.Outcome.Verdict != DisallowAll) {
 					t.Fatalf("day %d: allowed while unreachable", day)
@@ -679,7 +679,7 @@ func TestOutage(t *testing.T) {
 			}
 			clk.Advance(24 * time.Hour) // day 31
 			r = get(t, f, s.URL)
-			if r.Outcome.Rule != tt.after {
+			if r.Outcome.Case != tt.after {
 				t.Fatalf("day 31: %s, want %s", r.Outcome.String(), tt.after)
 			}
 			if got := r.Check("/public").Allowed; got != tt.public {
@@ -692,7 +692,7 @@ func TestOutage(t *testing.T) {
 			down.Store(false)
 			clk.Advance(24 * time.Hour)
 			r = get(t, f, s.URL)
-			if r.Outcome.Rule != Success || !r.Outcome.DownSince.IsZero() {
+			if r.Outcome.Case != Success || !r.Outcome.DownSince.IsZero() {
 				t.Errorf("after recovery: %s down since %v", r.Outcome.String(), r.Outcome.DownSince)
 			}
 		})
@@ -707,7 +707,7 @@ func TestRetryAfter(t *testing.T) {
 	})
 	f := newFetcher(t, Options{Now: clk.Now})
 	r := get(t, f, s.URL)
-	if r.Outcome.Rule != Unreachable || !r.Outcome.ExpiresAt.Equal(clk.Now().Add(2*time.Minute)) {
+	if r.Outcome.Case != Unreachable || !r.Outcome.ExpiresAt.Equal(clk.Now().Add(2*time.Minute)) {
 		t.Errorf("%s expires in %v", r.Outcome.String(), r.Outcome.ExpiresAt.Sub(clk.Now()))
 	}
 	s2 := newSite(t, status(503))
@@ -772,7 +772,7 @@ func TestWaiterGivesUp(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	close(release)
-	if r := get(t, f, s.URL); r.Outcome.Rule != Success || s.hits.Load() != 1 {
+	if r := get(t, f, s.URL); r.Outcome.Case != Success || s.hits.Load() != 1 {
 		t.Errorf("%s, %d requests", r.Outcome.String(), s.hits.Load())
 	}
 }
@@ -798,7 +798,7 @@ func TestGuard(t *testing.T) {
 	s := newSite(t, text(robotsBody))
 	f := newFetcher(t, Options{Guard: true})
 	r := get(t, f, s.URL)
-	if r.Outcome.Rule != Unreachable || !r.Outcome.Refused || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
+	if r.Outcome.Case != Unreachable || !r.Outcome.Refused || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
 		t.Errorf("%s, refused=%v, %d hits", r.Outcome.String(), r.Outcome.Refused, s.hits.Load())
 	}
 	// An origin that is merely down is not "refused".
@@ -845,30 +845,34 @@ func (brokenStore) Put(context.Context, string, *Entry, time.Duration) error {
 func TestBrokenStore(t *testing.T) {
 	s := newSite(t, text(robotsBody))
 	r := get(t, newFetcher(t, Options{Store: brokenStore{}}), s.URL)
-	if r.Outcome.Rule != Success || !r.Outcome.Has(WarnStoreFailed) || r.Outcome.StoreError != "store down" {
+	if r.Outcome.Case != Success || !r.Outcome.Has(WarnStoreFailed) || r.Outcome.StoreError != "store down" {
 		t.Errorf("%s %v %q", r.Outcome.String(), r.Outcome.Warnings, r.Outcome.StoreError)
 	}
 }
 
 func TestEntryVersion(t *testing.T) {
-	e := &Entry{Origin: "https://example.com", Last: Outcome{Rule: Success, Warnings: []Warning{WarnHTML}}, Good: &Copy{Rule: Success, Body: []byte("x")}}
+	e := &Entry{Origin: "https://example.com", Last: Outcome{Case: Success, Warnings: []Warning{WarnHTML}}, Good: &Copy{Case: Success, Body: []byte("x")}}
 	b, err := Encode(e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := Decode(b)
-	if err != nil || got.Version != EntryVersion || got.Last.Rule != Success || string(got.Good.Body) != "x" || !got.Last.Has(WarnHTML) {
+	if err != nil || got.Version != EntryVersion || got.Last.Case != Success || string(got.Good.Body) != "x" || !got.Last.Has(WarnHTML) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
-	future := bytes.Replace(b, []byte(`"v":1`), []byte(`"v":2`), 1)
+	future := bytes.Replace(b, []byte(`"v":2`), []byte(`"v":3`), 1)
 	if _, err := Decode(future); !errors.Is(err, ErrVersion) {
-		t.Errorf("version 2: %v", err)
+		t.Errorf("version 3: %v", err)
+	}
+	// Version 1 named the status table's row "rule": read as absent.
+	if _, err := Decode([]byte(`{"v":1,"last":{"rule":"success","verdict":"use-rules"}}`)); !errors.Is(err, ErrVersion) {
+		t.Errorf("version 1: %v", err)
 	}
 	if _, err := Decode([]byte(`{"last":{"rule":"success"}}`)); !errors.Is(err, ErrVersion) {
 		t.Errorf("no version: %v", err)
 	}
-	if _, err := Decode([]byte(`{"v":1,"last":{"rule":"bogus"}}`)); err == nil {
-		t.Error("unknown rule name decoded")
+	if _, err := Decode([]byte(`{"v":2,"last":{"case":"bogus"}}`)); err == nil {
+		t.Error("unknown case name decoded")
 	}
 	st := &MemoryStore{}
 	st.m = map[string]memoryItem{"https://example.com": {data: future, expires: time.Now().Add(time.Hour)}}

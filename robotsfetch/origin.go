@@ -1,6 +1,7 @@
 package robotsfetch
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -17,7 +18,8 @@ import (
 // §2.3: one file per scheme, host and port). Only http and https URLs have
 // a robots.txt this package can fetch.
 //
-// An already canonical URL costs no allocation.
+// The error is an *Error with Op OpParse. An already canonical URL costs
+// no allocation.
 func Origin(rawurl string) (string, error) {
 	if o, ok := fastOrigin(rawurl); ok {
 		return o, nil
@@ -27,27 +29,27 @@ func Origin(rawurl string) (string, error) {
 	// it must not make its site's robots.txt unreachable.
 	u, err := urlhead.Parse(rawurl)
 	if err != nil {
-		return "", fmt.Errorf("robotsfetch: URL %q: %v", rawurl, err)
+		return "", parseError(rawurl, err)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if scheme != "http" && scheme != "https" {
 		if scheme == "" {
-			return "", fmt.Errorf("robotsfetch: URL %q is not absolute: it needs http:// or https://", rawurl)
+			return "", parseError(rawurl, errors.New("not absolute: it needs http:// or https://"))
 		}
-		return "", fmt.Errorf("robotsfetch: URL %q: scheme %q has no robots.txt to fetch (http and https only)", rawurl, u.Scheme)
+		return "", parseError(rawurl, fmt.Errorf("scheme %q has no robots.txt to fetch (http and https only)", u.Scheme))
 	}
 	host := u.Hostname()
 	if host == "" {
-		return "", fmt.Errorf("robotsfetch: URL %q has no host", rawurl)
+		return "", parseError(rawurl, errors.New("no host"))
 	}
 	if strings.Contains(host, ":") { // IPv6 literal
 		host = "[" + strings.ToLower(host) + "]"
 	} else {
 		if !utf8.ValidString(host) {
-			return "", fmt.Errorf("robotsfetch: URL %q: host is not valid UTF-8", rawurl)
+			return "", parseError(rawurl, errors.New("host is not valid UTF-8"))
 		}
 		if host, err = idna.Lookup.ToASCII(host); err != nil {
-			return "", fmt.Errorf("robotsfetch: URL %q: host: %v", rawurl, err)
+			return "", parseError(rawurl, fmt.Errorf("host: %w", err))
 		}
 		host = strings.ToLower(host)
 	}
@@ -59,6 +61,10 @@ func Origin(rawurl string) (string, error) {
 		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
 	}
 	return scheme + "://" + host, nil
+}
+
+func parseError(rawurl string, cause error) error {
+	return &Error{Op: OpParse, URL: rawurl, Err: cause}
 }
 
 // fastOrigin slices the origin out of a URL that is already canonical:

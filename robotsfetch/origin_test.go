@@ -81,12 +81,12 @@ func FuzzFreshness(f *testing.F) {
 // file, a hostile Redis) never panics the reader, and what decodes
 // re-encodes to the same entry.
 func FuzzDecode(f *testing.F) {
-	e := &Entry{Origin: "https://example.com", Last: Outcome{Rule: Success, Warnings: []Warning{WarnHTML}},
-		Good: &Copy{Rule: Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
+	e := &Entry{Origin: "https://example.com", Last: Outcome{Case: Success, Warnings: []Warning{WarnHTML}},
+		Good: &Copy{Case: Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
 	b, _ := Encode(e)
 	f.Add(b)
-	f.Add([]byte(`{"v":1,"last":{"rule":"unreachable","verdict":"disallow-all"}}`))
-	f.Add([]byte(`{"v":2}`))
+	f.Add([]byte(`{"v":2,"last":{"case":"unreachable","verdict":"disallow-all"}}`))
+	f.Add([]byte(`{"v":3}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := Decode(data)
 		if err != nil {

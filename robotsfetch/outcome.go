@@ -1,17 +1,23 @@
 package robotsfetch
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
-// Rule is the row of the status table that decided a fetch (see the package
-// documentation).
-type Rule uint8
+// Case is the row of the status table that decided a fetch (see the package
+// documentation): what the HTTP status or the failure means under RFC 9309
+// §2.3.1 and Google's rules. It is named apart from robots.txt rules (the
+// Allow and Disallow lines of robotstxt): a Case says whether those rules
+// apply at all.
+type Case uint8
 
 const (
-	// RuleNone is the zero value: no fetch has been made.
-	RuleNone Rule = iota
+	// CaseNone is the zero value: no fetch has been made.
+	CaseNone Case = iota
 	// Success: a 2xx response (or a 304 renewing one); its rules apply.
 	Success
 	// Unavailable: a 4xx other than 429; no restrictions.
@@ -36,10 +42,10 @@ const (
 	OutageAllow
 )
 
-var ruleNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
+var caseNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
 	"unreachable", "stale-copy", "outage-copy", "outage-allow"}
 
-var ruleText = [...]string{
+var caseText = [...]string{
 	"not fetched",
 	"2xx: the rules in the file apply",
 	"4xx: unavailable, no restrictions",
@@ -51,28 +57,28 @@ var ruleText = [...]string{
 	"unreachable for too long and no good copy: no restrictions",
 }
 
-// String returns the rule's stable kebab-case name, as in JSON.
-func (r Rule) String() string {
-	if int(r) < len(ruleNames) {
-		return ruleNames[r]
+// String returns the case's stable kebab-case name, as in JSON.
+func (c Case) String() string {
+	if int(c) < len(caseNames) {
+		return caseNames[c]
 	}
-	return fmt.Sprintf("rule(%d)", uint8(r))
+	return fmt.Sprintf("case(%d)", uint8(c))
 }
 
-// Explain says in a few words what the rule means for a crawler.
-func (r Rule) Explain() string {
-	if int(r) < len(ruleText) {
-		return ruleText[r]
+// Explain says in a few words what the case means for a crawler.
+func (c Case) Explain() string {
+	if int(c) < len(caseText) {
+		return caseText[c]
 	}
-	return r.String()
+	return c.String()
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (r Rule) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+func (c Case) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (r *Rule) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, ruleNames[:], (*uint8)(r), "rule")
+func (c *Case) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, caseNames[:], (*uint8)(c), "case")
 }
 
 // Verdict is what a fetch means for every URL of the origin before any rule
@@ -189,6 +195,7 @@ func unmarshalEnum(b []byte, names []string, dst *uint8, what string) error {
 
 // Outcome records one fetch of one origin's robots.txt and how it was read.
 // It is reported with every answer, so a crawler can explain any decision.
+// Its JSON form (MarshalJSON) is the fetch outcome every rep door shows.
 type Outcome struct {
 	// Origin is scheme://host[:port], the scope of the file.
 	Origin string `json:"origin"`
@@ -199,10 +206,16 @@ type Outcome struct {
 	// Redirects are the targets of the redirects followed, in order.
 	Redirects []string `json:"redirects,omitempty"`
 	// Status is the final HTTP status; 0 when no response arrived.
-	Status  int     `json:"status"`
-	Rule    Rule    `json:"rule"`
+	Status int `json:"status"`
+	// Case is the row of the status table that applied; its Explain text
+	// is in the JSON as "explain". Verdict is what it means for every URL
+	// of the origin.
+	Case    Case    `json:"case"`
 	Verdict Verdict `json:"verdict"`
 	Source  Source  `json:"source"`
+	// Cached is set when Get answered from memory or from the Store
+	// rather than with a fetch made while the call waited.
+	Cached bool `json:"cached"`
 	// Bytes counts the body bytes read after decoding, at most MaxBytes+1.
 	Bytes           int    `json:"bytes"`
 	ContentType     string `json:"content_type,omitempty"`
@@ -211,21 +224,89 @@ type Outcome struct {
 	// stops being reused.
 	FetchedAt time.Time `json:"fetched_at"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// Duration is how long the attempt took, redirects and body included
+	// ("duration_ms" in JSON, in milliseconds).
+	Duration time.Duration `json:"-"`
 	// DownSince is the first failed attempt of the current outage; zero
 	// when the last attempt reached the origin.
 	DownSince time.Time `json:"down_since,omitzero"`
 	// CopyFetchedAt is when the copy in force was fetched, when the rules
 	// come from an older copy (StaleCopy, OutageCopy, or a 304).
 	CopyFetchedAt time.Time `json:"copy_fetched_at,omitzero"`
-	// Error says why the attempt failed (Unreachable, TooManyRedirects,
-	// BadRedirect): the URL and the cause.
+	// Error is the text of the cause when the attempt failed (Unreachable
+	// and the cases after it, TooManyRedirects, BadRedirect); Err returns
+	// the failure as an *Error.
 	Error string `json:"error,omitempty"`
 	// Refused is set when the address guard (Options.Guard) refused to
 	// connect, here or at a redirect's target: the origin was never asked.
+	// Err then matches ErrRefused.
 	Refused bool `json:"refused,omitempty"`
 	// StoreError says why the Store failed, when it did.
 	StoreError string    `json:"store_error,omitempty"`
 	Warnings   []Warning `json:"warnings,omitempty"`
+
+	err *Error // the failure with its typed cause, for Err
+}
+
+// Err returns the failed attempt as an *Error (Op OpGet, the URL whose
+// request failed, the cause), or nil when the attempt got a definitive
+// answer. An Outcome read back from a Store or from JSON keeps the text of
+// the cause only; it still matches ErrRefused when Refused is set.
+func (o *Outcome) Err() error {
+	switch {
+	case o.err != nil:
+		return o.err
+	case o.Error == "":
+		return nil
+	}
+	return &Error{Op: OpGet, URL: o.failedURL(), Err: &storedError{msg: o.Error, refused: o.Refused}}
+}
+
+// fail records a failed attempt with its cause.
+func (o *Outcome) fail(cause error) {
+	o.err = &Error{Op: OpGet, URL: o.failedURL(), Err: cause}
+	o.Error = cause.Error()
+	o.Refused = errors.Is(cause, ErrRefused)
+}
+
+// failedURL is the URL whose request failed: the last one answered, else
+// the last redirect target asked, else the robots.txt URL.
+func (o *Outcome) failedURL() string {
+	switch {
+	case o.FinalURL != "":
+		return o.FinalURL
+	case len(o.Redirects) > 0:
+		return o.Redirects[len(o.Redirects)-1]
+	}
+	return o.URL
+}
+
+// outcomeFields is Outcome without its methods, for MarshalJSON and
+// UnmarshalJSON.
+type outcomeFields Outcome
+
+// MarshalJSON writes the Outcome's fields and two more: "explain", the
+// Case's Explain text, and "duration_ms", Duration in milliseconds.
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		outcomeFields
+		Explain    string  `json:"explain"`
+		DurationMS float64 `json:"duration_ms"`
+	}{outcomeFields(o), o.Case.Explain(), float64(o.Duration.Microseconds()) / 1000})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; "explain" is derived from
+// the case and ignored.
+func (o *Outcome) UnmarshalJSON(b []byte) error {
+	v := struct {
+		*outcomeFields
+		DurationMS float64 `json:"duration_ms"`
+	}{outcomeFields: (*outcomeFields)(o)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	o.Duration = time.Duration(math.Round(v.DurationMS * float64(time.Millisecond)))
+	return nil
 }
 
 // Has reports whether the outcome carries warning w.
@@ -245,11 +326,14 @@ func (o *Outcome) String() string {
 	if o.Status != 0 {
 		s += fmt.Sprintf("%d, ", o.Status)
 	}
-	s += o.Rule.String() + " (" + o.Verdict.String() + ")"
+	s += o.Case.String() + " (" + o.Verdict.String() + ")"
 	if n := len(o.Redirects); n > 0 {
 		s += fmt.Sprintf(", %d redirect(s) to %s", n, o.FinalURL)
 	}
-	if o.Error != "" {
+	switch u := o.failedURL(); {
+	case o.Error != "" && u != o.URL:
+		s += ", error at " + u + ": " + o.Error
+	case o.Error != "":
 		s += ", error: " + o.Error
 	}
 	return s

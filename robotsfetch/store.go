@@ -12,7 +12,7 @@ import (
 // EntryVersion is the version of the Entry encoding written by this package.
 // Decode refuses any other version, so a process reading a value written by
 // an older or newer release fetches the file again instead of misreading it.
-const EntryVersion = 1
+const EntryVersion = 2
 
 // Entry is what a Store keeps for one origin: the latest attempt and the
 // last good copy. It is the fetched result, not the parsed rules, so that
@@ -30,7 +30,7 @@ type Entry struct {
 
 // Copy is one definitive answer from an origin.
 type Copy struct {
-	Rule         Rule      `json:"rule"` // Success, Unavailable, TooManyRedirects or BadRedirect
+	Case         Case      `json:"case"` // Success, Unavailable, TooManyRedirects or BadRedirect
 	Status       int       `json:"status"`
 	URL          string    `json:"url"` // where the body came from, after redirects
 	Body         []byte    `json:"body,omitempty"`

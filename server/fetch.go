@@ -97,13 +97,9 @@ type fetchRequest struct {
 type fetchResponse struct {
 	// Outcome is how the robots.txt was fetched and read, in the one shape
 	// of robotsfetch.Outcome (rep fetch -json prints the same).
+	// Its explain, cached and duration_ms say what it means for every URL,
+	// whether it came from the cache, and how long the fetch took.
 	Outcome *robotsfetch.Outcome `json:"outcome"`
-	// Meaning says in words what the outcome means for every URL.
-	Meaning string `json:"meaning"`
-	// Cached is set when the answer came from the cache, not a fetch made
-	// for this request; DurationMS is how long this request took.
-	Cached     bool    `json:"cached"`
-	DurationMS float64 `json:"duration_ms"`
 	// Robots is the text crawlers obey: the body when its rules apply;
 	// otherwise a file with the same effect (empty for allow-all, a
 	// "Disallow: /" for disallow-all) with a comment saying why.
@@ -119,24 +115,20 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
 	defer cancel()
-	start := s.cfg.Now()
 	rb, err := s.robots(ctx, req.URL)
 	if err != nil {
 		fetchError(w, req.URL, err)
 		return
 	}
 	o := &rb.Outcome
-	out := fetchResponse{
-		Outcome: o, Meaning: o.Rule.Explain(), Cached: o.FetchedAt.Before(start),
-		DurationMS: float64(s.cfg.Now().Sub(start).Microseconds()) / 1000,
-	}
+	out := fetchResponse{Outcome: o}
 	switch o.Verdict {
 	case robotsfetch.UseRules:
 		out.Robots = string(rb.Body)
 	case robotsfetch.AllowAll:
-		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as an empty robots.txt: everything is allowed.\n", o.URL, out.Meaning)
+		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as an empty robots.txt: everything is allowed.\n", o.URL, o.Case.Explain())
 	default:
-		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as if the file said:\nUser-agent: *\nDisallow: /\n", o.URL, out.Meaning)
+		out.Robots = fmt.Sprintf("# rep: %s: %s.\n# Crawlers read this as if the file said:\nUser-agent: *\nDisallow: /\n", o.URL, o.Case.Explain())
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -242,11 +242,11 @@ func TestFetch(t *testing.T) {
 		t.Errorf("robots = %q", m["robots"])
 	}
 	f := m["outcome"].(map[string]any)
-	if f["status"].(float64) != 200 || f["verdict"] != "use-rules" || f["bytes"].(float64) < 50 || m["cached"] != false || m["meaning"] != "2xx: the rules in the file apply" {
+	if f["status"].(float64) != 200 || f["verdict"] != "use-rules" || f["bytes"].(float64) < 50 || f["cached"] != false || f["explain"] != "2xx: the rules in the file apply" {
 		t.Errorf("fetch = %v", m)
 	}
 	_, m = call(t, "POST", ts.URL+"/api/fetch", `{"url":"`+o.URL+`/"}`)
-	if m["cached"] != true {
+	if m["outcome"].(map[string]any)["cached"] != true {
 		t.Errorf("second fetch not from the cache: %v", m)
 	}
 	st, m = call(t, "POST", ts.URL+"/api/fetch", `{"url":"`+gone.URL+`/"}`)

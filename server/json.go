@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 )
 
 // apiError is the body of every error answer.
@@ -63,9 +62,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		writeError(w, http.StatusBadRequest, "malformed JSON: the body ends early")
 	default:
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "json: ")
-		writeError(w, http.StatusBadRequest, "bad request body: "+msg)
+		writeError(w, http.StatusBadRequest, "bad request body: "+err.Error())
 	}
 	return false
 }

@@ -69,7 +69,7 @@ func TestRedisFleet(t *testing.T) {
 	// The second server's answer came from the store, and /api/fetch can
 	// show the text from it.
 	_, m := call(t, "POST", b.URL+"/api/fetch", `{"url":"`+o.URL+`/"}`)
-	if f := m["outcome"].(map[string]any); f["source"] != "store" || m["cached"] != true {
+	if f := m["outcome"].(map[string]any); f["source"] != "store" || f["cached"] != true {
 		t.Errorf("second server's fetch = %v, want source store, cached", m)
 	}
 	if r, _ := m["robots"].(string); len(r) < 20 || r[:13] != "User-agent: *" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -118,6 +119,9 @@ func runAudit(e *env) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
 		return exitUsage
+	}
+	if rep.VerifyErrors > 0 {
+		fmt.Fprintf(e.stderr, "rep audit: warning: DNS verification failed for %d address(es), whose requests count as unverifiable: %s\n", rep.VerifyErrors, rep.VerifyError)
 	}
 	return auditOutput(e, rep, *asJSON, *htmlOut)
 }
@@ -306,7 +310,7 @@ func auditFetchRobots(e *env, url string, allowPrivate bool, v *audit.Version) e
 		// all", but judging a log by that would flag every request. Ask for
 		// the file instead.
 		hint := "save the robots.txt and give it as a file"
-		if o.Refused {
+		if errors.Is(o.Err(), robotsfetch.ErrRefused) {
 			hint = "use -allow-private to fetch from a local or staging server"
 		}
 		return fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
@@ -319,7 +323,7 @@ func auditFetchRobots(e *env, url string, allowPrivate bool, v *audit.Version) e
 	case robotsfetch.DisallowAll:
 		msg := o.Error
 		if msg == "" {
-			msg = o.Rule.Explain()
+			msg = o.Case.Explain()
 		}
 		v.Source += ": disallow all (" + msg + ")"
 	}

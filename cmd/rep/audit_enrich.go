@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"syscall"
 
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/audit"
@@ -97,7 +97,7 @@ flags:
 }
 
 func auditWriteErr(e *env, err error) int {
-	if errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
+	if errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) {
 		return exitOK // the reader went away (head, a finished Spark task)
 	}
 	fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)

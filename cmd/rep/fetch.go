@@ -25,7 +25,7 @@ as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
 "no restrictions", 429, 5xx and network errors as "everything disallowed",
 500 KiB read at most after gzip/deflate decoding. It prints what was fetched
 (status, redirects, bytes, cache lifetime) and how it was interpreted (the
-rule of the status table, the verdict, groups, sitemaps, warnings). With
+case of the status table, the verdict, groups, sitemaps, warnings). With
 -agent, also the group that crawler obeys and its pacing, as the crawler
 behaves (registry fallback chains, * group exceptions, its engine's
 Crawl-delay reading; -parser-only for the bare parser). - reads the URLs
@@ -103,7 +103,7 @@ func runFetch(e *env) int {
 	}
 	for _, u := range urls {
 		if _, err := robotsfetch.Origin(u); err != nil {
-			fmt.Fprintf(e.stderr, "rep fetch: %v\n", strings.TrimPrefix(err.Error(), "robotsfetch: "))
+			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -203,13 +203,13 @@ func fetchText(w io.Writer, res *fetchResult) {
 		status = fmt.Sprint(o.Status)
 	}
 	fmt.Fprintf(w, "  status     %s\n", status)
-	fmt.Fprintf(w, "  rule       %s: %s\n", o.Rule, o.Rule.Explain())
+	fmt.Fprintf(w, "  case       %s: %s\n", o.Case, o.Case.Explain())
 	fmt.Fprintf(w, "  verdict    %s\n", o.Verdict)
 	for i, r := range o.Redirects {
 		fmt.Fprintf(w, "  redirect   %d: %s\n", i+1, r)
 	}
-	if o.Error != "" {
-		fmt.Fprintf(w, "  error      %s\n", o.Error)
+	if err := o.Err(); err != nil {
+		fmt.Fprintf(w, "  error      %v\n", err)
 	}
 	if o.Status >= 200 && o.Status <= 299 || o.Source == robotsfetch.FromRevalidation {
 		ct := o.ContentType

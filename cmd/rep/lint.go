@@ -216,7 +216,7 @@ func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate
 	if o.Status == 0 {
 		fi.Err = o.Error
 		if fi.Err == "" {
-			fi.Err = o.Rule.Explain()
+			fi.Err = o.Case.Explain()
 		}
 	}
 	return tee.body(), fi, nil

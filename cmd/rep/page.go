@@ -434,7 +434,7 @@ func pageFetch(e *env, rawurl string, a *rep.Agent, allowPrivate bool, o robotsm
 		case d.FromFetch():
 			// No rule decided: say what the fetch itself means, and why
 			// it failed.
-			line += ": " + oc.Rule.Explain()
+			line += ": " + oc.Case.Explain()
 			if oc.Error != "" {
 				line += " (" + oc.Error + ")"
 			}

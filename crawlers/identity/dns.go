@@ -16,17 +16,74 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
+// ServerResolver is a Resolver that sends every query to one DNS server
+// instead of the system's; NewResolver returns one. A Verifier using it
+// names the server in its errors.
+type ServerResolver struct {
+	// Addr is the server's HOST:PORT.
+	Addr string
+	r    *net.Resolver
+}
+
 // NewResolver returns a resolver that sends every query to the DNS server
 // at hostPort (e.g. "127.0.0.1:53" or "[::1]:5353") instead of the system's.
-func NewResolver(hostPort string) *net.Resolver {
-	return &net.Resolver{
+func NewResolver(hostPort string) *ServerResolver {
+	return &ServerResolver{Addr: hostPort, r: &net.Resolver{
 		PreferGo: true,
 		Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, network, hostPort)
 		},
-	}
+	}}
 }
+
+// LookupAddr asks the server for the PTR names of addr.
+func (s *ServerResolver) LookupAddr(ctx context.Context, addr string) ([]string, error) {
+	return s.r.LookupAddr(ctx, addr)
+}
+
+// LookupNetIP asks the server for host's addresses.
+func (s *ServerResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	return s.r.LookupNetIP(ctx, network, host)
+}
+
+// Server returns Addr.
+func (s *ServerResolver) Server() string { return s.Addr }
+
+// LookupError is a DNS lookup that got no usable answer (a timeout, a
+// server failure, nothing listening), as opposed to an authoritative "no
+// such name", which is evidence rather than an error. It is Result.Err.
+type LookupError struct {
+	// Query is "PTR" or "A/AAAA"; Name is the IP address or host name
+	// asked about.
+	Query, Name string
+	// Server is the DNS server asked (HOST:PORT) when the Resolver has a
+	// Server() string method, as a ServerResolver does; "" for the
+	// system's resolver, which the cause then names.
+	Server string
+	// Err is the resolver's error, usually a *net.DNSError.
+	Err error
+}
+
+// Error returns e.g. "PTR lookup for 198.51.100.9 on 127.0.0.1:5353: i/o
+// timeout".
+func (e *LookupError) Error() string {
+	s := e.Query + " lookup for " + e.Name
+	if e.Server == "" {
+		return s + ": " + e.Err.Error()
+	}
+	// A *net.DNSError names the server the system configuration lists,
+	// not the one a custom Dial reached: give its cause alone.
+	cause := e.Err.Error()
+	var de *net.DNSError
+	if errors.As(e.Err, &de) && de.Err != "" {
+		cause = de.Err
+	}
+	return s + " on " + e.Server + ": " + cause
+}
+
+// Unwrap returns the resolver's error.
+func (e *LookupError) Unwrap() error { return e.Err }
 
 // dnsCache remembers answers for a TTL and merges concurrent lookups of the
 // same key, so verifying many IPs from many goroutines asks each question

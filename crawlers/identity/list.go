@@ -91,6 +91,9 @@ type Problem struct {
 	Index int    // position in "prefixes", or -1 for the whole file
 	Value string // the offending value, if any
 	Msg   string
+	// Err is the sentinel the problem is an instance of (ErrNoPrefixes),
+	// which the ListError wraps; nil for the others.
+	Err error
 }
 
 func (p Problem) String() string {
@@ -133,8 +136,8 @@ var ErrNoPrefixes = errors.New("no prefixes")
 
 func (e *ListError) Unwrap() error {
 	for _, p := range e.Problems {
-		if p.Msg == ErrNoPrefixes.Error() {
-			return ErrNoPrefixes
+		if p.Err != nil {
+			return p.Err
 		}
 	}
 	return nil
@@ -172,7 +175,7 @@ func ParseList(id, source string, data []byte) (*List, error) {
 		l.Created, l.Date = t, day(t)
 	}
 	if len(doc.Prefixes) == 0 {
-		probs = append(probs, Problem{Index: -1, Msg: ErrNoPrefixes.Error()})
+		probs = append(probs, Problem{Index: -1, Msg: ErrNoPrefixes.Error(), Err: ErrNoPrefixes})
 		if keys := topKeys(data); keys != "" {
 			probs = append(probs, Problem{Index: -1, Msg: "the file holds " + keys + " instead"})
 		}
@@ -209,7 +212,7 @@ func ParseList(id, source string, data []byte) (*List, error) {
 		all = append(all, p.Masked())
 	}
 	if len(doc.Prefixes) > 0 && len(all) == 0 {
-		probs = append(probs, Problem{Index: -1, Msg: ErrNoPrefixes.Error()})
+		probs = append(probs, Problem{Index: -1, Msg: ErrNoPrefixes.Error(), Err: ErrNoPrefixes})
 	}
 	l.index(all)
 	if len(probs) > 0 {

@@ -173,6 +173,27 @@ func TestSnapshots(t *testing.T) {
 	}
 }
 
+// TestSnapshotDates: one date per list with a snapshot, the newest
+// snapshot's, as sources.json records it.
+func TestSnapshotDates(t *testing.T) {
+	want := map[string]string{}
+	for _, s := range Sources() {
+		want[s.List] = max(want[s.List], s.Date)
+	}
+	got := SnapshotDates()
+	if len(got) != len(want) {
+		t.Errorf("%d dates for %d lists with snapshots", len(got), len(want))
+	}
+	for id, d := range want {
+		if g := got[id].Format(time.DateOnly); g != d {
+			t.Errorf("%s: %s, want %s (its newest snapshot)", id, g, d)
+		}
+	}
+	if g := got["google-common"].Format(time.DateOnly); g != "2026-03-16" {
+		t.Errorf("google-common: %s, want 2026-03-16 (not the 2022 snapshot)", g)
+	}
+}
+
 func findVersion(r *Ranges, id, date string) *List {
 	for _, l := range r.Versions(id) {
 		if l.Date.Format(time.DateOnly) == date {

@@ -119,6 +119,20 @@ func Sources() []Snapshot { return embedded().sources }
 // Embedded returns the snapshots embedded in the binary.
 func Embedded() *Ranges { return embedded().ranges }
 
+// SnapshotDates returns, for each list with an embedded snapshot (keyed by
+// list ID, e.g. "google-common"), the day its newest snapshot is current
+// from: the file's creationTime, or for a file without one the day it was
+// mirrored (snapshots/sources.json). Verifying a request made after that
+// day may need a fresher list (rep verify -update).
+func SnapshotDates() map[string]time.Time {
+	r := Embedded()
+	dates := make(map[string]time.Time, len(r.byID))
+	for id, vs := range r.byID {
+		dates[id] = vs[len(vs)-1].Date
+	}
+	return dates
+}
+
 type embeddedSet struct {
 	ranges  *Ranges
 	sources []Snapshot

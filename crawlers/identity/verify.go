@@ -82,7 +82,7 @@ type Result struct {
 	ListPredates bool
 
 	// Err is a DNS failure (timeout, server failure) that prevented a
-	// verdict; the Verdict is then Unverifiable.
+	// verdict, a *LookupError; the Verdict is then Unverifiable.
 	Err error
 }
 
@@ -299,7 +299,7 @@ func (v *Verifier) fcrdns(ctx context.Context, r *Result, suffixes []string) {
 			r.Reason = "no PTR record"
 			return
 		}
-		r.Err = fmt.Errorf("PTR lookup for %s: %w", r.IP, err)
+		r.Err = &LookupError{Query: "PTR", Name: r.IP.String(), Server: v.server(), Err: err}
 		return
 	}
 	if len(names) == 0 {
@@ -330,7 +330,7 @@ func (v *Verifier) fcrdns(ctx context.Context, r *Result, suffixes []string) {
 			}
 			continue
 		case err != nil:
-			r.Err = fmt.Errorf("A/AAAA lookup for %s: %w", n, err)
+			r.Err = &LookupError{Query: "A/AAAA", Name: n, Server: v.server(), Err: err}
 			continue
 		}
 		if slices.ContainsFunc(addrs, func(a netip.Addr) bool { return a.Unmap() == r.IP }) {
@@ -342,6 +342,14 @@ func (v *Verifier) fcrdns(ctx context.Context, r *Result, suffixes []string) {
 			r.Reason = "PTR " + n + " resolves to other addresses, so anyone could have set it"
 		}
 	}
+}
+
+// server names the Resolver's DNS server when it says which, else "".
+func (v *Verifier) server() string {
+	if s, ok := v.Resolver.(interface{ Server() string }); ok {
+		return s.Server()
+	}
+	return ""
 }
 
 func hasAnySuffix(name string, suffixes []string) bool {

@@ -19,6 +19,7 @@
 package netguard
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -26,7 +27,12 @@ import (
 	"time"
 )
 
-// BlockedError is returned by Control for a refused address.
+// ErrBlocked matches every refusal of Control and Check with errors.Is,
+// however deeply a dialer, a transport or a client wraps it.
+var ErrBlocked = errors.New("netguard: address refused")
+
+// BlockedError is returned by Check, and so by Control, for a refused
+// address. It matches ErrBlocked with errors.Is.
 type BlockedError struct {
 	Addr   netip.Addr
 	Reason string // e.g. "loopback", "private"
@@ -36,6 +42,9 @@ func (e *BlockedError) Error() string {
 	return fmt.Sprintf("netguard: refusing to connect to %s address %s", e.Reason, e.Addr)
 }
 
+// Is reports whether target is ErrBlocked.
+func (e *BlockedError) Is(target error) bool { return target == ErrBlocked }
+
 // Control is a net.Dialer Control function that refuses a connection to
 // any address for which Check returns an error.
 func Control(network, address string, _ syscall.RawConn) error {
@@ -43,7 +52,7 @@ func Control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		// The dialer always passes a numeric host:port; anything else is
 		// refused rather than trusted.
-		return fmt.Errorf("netguard: cannot check address %q (network %s): %v", address, network, err)
+		return fmt.Errorf("%w: cannot check address %q (network %s): %v", ErrBlocked, address, network, err)
 	}
 	return Check(ap.Addr())
 }

@@ -53,6 +53,8 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Check(%s) = %v, want blocked (%s)", tt.addr, err, tt.reason)
 		case tt.reason != "" && be.Reason != tt.reason:
 			t.Errorf("Check(%s) reason %q, want %q", tt.addr, be.Reason, tt.reason)
+		case tt.reason != "" && !errors.Is(err, ErrBlocked):
+			t.Errorf("Check(%s) = %v, not ErrBlocked", tt.addr, err)
 		}
 	}
 	if Check(netip.Addr{}) == nil {
@@ -61,8 +63,8 @@ func TestCheck(t *testing.T) {
 }
 
 func TestControl(t *testing.T) {
-	if err := Control("tcp4", "not-an-address", nil); err == nil {
-		t.Error("a non-numeric address passed")
+	if err := Control("tcp4", "not-an-address", nil); !errors.Is(err, ErrBlocked) {
+		t.Errorf("a non-numeric address: %v, want ErrBlocked", err)
 	}
 	if err := Control("tcp6", "[2606:4700::1111]:443", nil); err != nil {
 		t.Errorf("public address refused: %v", err)
@@ -78,8 +80,8 @@ func TestDialerRefusesLoopback(t *testing.T) {
 	c := &http.Client{Transport: &http.Transport{DialContext: Dialer(5 * time.Second).DialContext}}
 	_, err := c.Get(srv.URL)
 	var be *BlockedError
-	if !errors.As(err, &be) || be.Reason != "loopback" {
-		t.Fatalf("got %v, want a loopback BlockedError", err)
+	if !errors.As(err, &be) || be.Reason != "loopback" || !errors.Is(err, ErrBlocked) {
+		t.Fatalf("got %v, want a loopback BlockedError matching ErrBlocked", err)
 	}
 	if hit {
 		t.Fatal("the server was reached")

@@ -68,7 +68,7 @@ func TestRestart(t *testing.T) {
 
 	s := open(t, path, clk)
 	r, err := fetcher(t, s, clk).Get(ctx, srv.URL)
-	if err != nil || r.Outcome.Rule != robotsfetch.Success {
+	if err != nil || r.Outcome.Case != robotsfetch.Success {
 		t.Fatal(r, err)
 	}
 	s.Close()
@@ -97,8 +97,8 @@ func TestRestart(t *testing.T) {
 		if day == 30 {
 			want = robotsfetch.OutageCopy
 		}
-		if r.Outcome.Rule != want {
-			t.Fatalf("day %d: %s, want %s", day, r.Outcome.Rule, want)
+		if r.Outcome.Case != want {
+			t.Fatalf("day %d: %s, want %s", day, r.Outcome.Case, want)
 		}
 		clk.Advance(24 * time.Hour)
 	}
@@ -114,11 +114,11 @@ func TestExpiryAndVersions(t *testing.T) {
 	s := open(t, path, clk)
 	defer s.Close()
 	ctx := context.Background()
-	e := &robotsfetch.Entry{Origin: "https://a.example", Last: robotsfetch.Outcome{Rule: robotsfetch.Unavailable, Verdict: robotsfetch.AllowAll}}
+	e := &robotsfetch.Entry{Origin: "https://a.example", Last: robotsfetch.Outcome{Case: robotsfetch.Unavailable, Verdict: robotsfetch.AllowAll}}
 	if err := s.Put(ctx, "https://a.example", e, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Get(ctx, "https://a.example"); err != nil || got == nil || got.Last.Rule != robotsfetch.Unavailable {
+	if got, err := s.Get(ctx, "https://a.example"); err != nil || got == nil || got.Last.Case != robotsfetch.Unavailable {
 		t.Fatalf("get: %+v %v", got, err)
 	}
 	if got, err := s.Get(ctx, "https://b.example"); got != nil || err != nil {
@@ -128,17 +128,17 @@ func TestExpiryAndVersions(t *testing.T) {
 	if got, _ := s.Get(ctx, "https://a.example"); got != nil {
 		t.Fatal("expired value returned")
 	}
-	// Values written by another version: an entry version 2, and a value
+	// Values written by another version: an entry version 3, and a value
 	// in an unknown layout. Both read as absent, never misread.
 	raw := func(origin string, v []byte) {
 		s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put([]byte(origin), v) })
 	}
-	v2 := make([]byte, 9)
-	v2[0] = format
-	binary.BigEndian.PutUint64(v2[1:], uint64(clk.Now().Add(time.Hour).Unix()))
-	raw("https://v2.example", append(v2, `{"v":2,"last":{"rule":"success"}}`...))
+	v3 := make([]byte, 9)
+	v3[0] = format
+	binary.BigEndian.PutUint64(v3[1:], uint64(clk.Now().Add(time.Hour).Unix()))
+	raw("https://v3.example", append(v3, `{"v":3,"last":{"case":"success"}}`...))
 	raw("https://layout.example", []byte{9, 1, 2, 3})
-	for _, o := range []string{"https://v2.example", "https://layout.example"} {
+	for _, o := range []string{"https://v3.example", "https://layout.example"} {
 		if got, err := s.Get(ctx, o); got != nil || err != nil {
 			t.Errorf("%s: %+v %v", o, got, err)
 		}
@@ -147,7 +147,7 @@ func TestExpiryAndVersions(t *testing.T) {
 	if err := s.Put(ctx, "https://c.example", e, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := s.Len(); n != 2 { // c and v2 (unexpired); a and the bad layout swept
+	if n, _ := s.Len(); n != 2 { // c and v3 (unexpired); a and the bad layout swept
 		t.Errorf("%d values after the sweep", n)
 	}
 }

@@ -77,8 +77,8 @@ func TestRoundTrip(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
 	st := New(r.client).WithPrefix("test:")
-	e := &robotsfetch.Entry{Origin: "https://a.example", Last: robotsfetch.Outcome{Rule: robotsfetch.Success, Verdict: robotsfetch.UseRules},
-		Good: &robotsfetch.Copy{Rule: robotsfetch.Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
+	e := &robotsfetch.Entry{Origin: "https://a.example", Last: robotsfetch.Outcome{Case: robotsfetch.Success, Verdict: robotsfetch.UseRules},
+		Good: &robotsfetch.Copy{Case: robotsfetch.Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
 	if err := st.Put(ctx, "https://a.example", e, time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +93,9 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("absent: %+v %v", got, err)
 	}
 	// A value written by a newer release is absent, never misread.
-	r.client.Set(ctx, "test:https://v2.example", `{"v":2,"last":{"rule":"success"}}`, time.Hour)
-	if got, err := st.Get(ctx, "https://v2.example"); got != nil || err != nil {
-		t.Errorf("v2: %+v %v", got, err)
+	r.client.Set(ctx, "test:https://v3.example", `{"v":3,"last":{"case":"success"}}`, time.Hour)
+	if got, err := st.Get(ctx, "https://v3.example"); got != nil || err != nil {
+		t.Errorf("v3: %+v %v", got, err)
 	}
 	// A damaged value is an error: the Fetcher then fetches for itself.
 	r.client.Set(ctx, "test:https://bad.example", "{not json", time.Hour)
@@ -162,7 +162,7 @@ func TestFleetAndOutage(t *testing.T) {
 	if d := allowed(t, b, one.URL+"/private/x"); d.Allowed || d.Fetch.Source != robotsfetch.FromStore || one.hits.Load() != 1 {
 		t.Fatalf("b, one: %v; %d requests", d, one.hits.Load())
 	}
-	if d := allowed(t, b, down.URL+"/"); d.Allowed || d.Fetch.Rule != robotsfetch.Unreachable {
+	if d := allowed(t, b, down.URL+"/"); d.Allowed || d.Fetch.Case != robotsfetch.Unreachable {
 		t.Fatalf("b, down: %v", d)
 	}
 

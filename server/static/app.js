@@ -382,7 +382,7 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     const head = el('p');
     head.appendChild(el('strong', '', o.status ? 'HTTP ' + o.status : 'No response'));
     head.appendChild(document.createTextNode(' from ' + o.url + ' · ' + kib(o.bytes) + ' · ' +
-      (d.cached ? 'cached (' + o.source + ')' : Math.round(d.duration_ms) + ' ms')));
+      (o.cached ? 'cached (' + o.source + ')' : Math.round(o.duration_ms) + ' ms')));
     box.appendChild(head);
     if (redirects.length) {
       box.appendChild(el('p', 'hint', redirects.length + ' redirect' + (redirects.length > 1 ? 's' : '') + ':'));
@@ -390,7 +390,7 @@ $('fetch-form').addEventListener('submit', async (ev) => {
       for (const r of redirects) ol.appendChild(el('li', '', r));
       box.appendChild(ol);
     }
-    box.appendChild(el('p', '', d.meaning));
+    box.appendChild(el('p', '', o.explain));
     if (o.error) box.appendChild(el('p', 'hint', o.error));
     for (const w of o.warnings || []) box.appendChild(el('p', 'hint', 'warning: ' + w));
     if (o.verdict !== 'use-rules') box.className = 'outcome bad';

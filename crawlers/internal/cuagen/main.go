@@ -4,7 +4,7 @@
 // downloads the tarball, checks its sha512 integrity, validates the JSON
 // (non-empty, every entry has a pattern that compiles as a Go regexp) and
 // only then writes crawler-user-agents.json, its LICENSE and a source
-// record (version, tarball URL, integrity) into -dir.
+// record (version, publication day, tarball URL, integrity) into -dir.
 //
 // Run it through go generate in the crawlers directory:
 //
@@ -54,6 +54,7 @@ func main() {
 type source struct {
 	Package   string `json:"package"`
 	Version   string `json:"version"`
+	Published string `json:"published"` // YYYY-MM-DD, from the registry's "time"
 	Tarball   string `json:"tarball"`
 	Integrity string `json:"integrity"`
 	Entries   int    `json:"entries"`
@@ -78,6 +79,10 @@ func refresh(ctx context.Context, client *http.Client, registry, dir string) (*s
 	if m.Version == "" || !strings.HasPrefix(m.Dist.Tarball, "http") || !strings.HasPrefix(m.Dist.Integrity, "sha512-") {
 		return nil, fmt.Errorf("%s: no version, tarball or sha512 integrity", metaURL)
 	}
+	published, err := publishedDay(ctx, client, registry, m.Version)
+	if err != nil {
+		return nil, err
+	}
 	tgz, err := get(ctx, client, m.Dist.Tarball)
 	if err != nil {
 		return nil, err
@@ -98,7 +103,7 @@ func refresh(ctx context.Context, client *http.Client, registry, dir string) (*s
 	if !bytes.Contains(licence, []byte("MIT License")) {
 		return nil, fmt.Errorf("%s %s: LICENSE is no longer the MIT licence; review before vendoring", pkg, m.Version)
 	}
-	src := &source{Package: pkg, Version: m.Version, Tarball: m.Dist.Tarball, Integrity: m.Dist.Integrity, Entries: n}
+	src := &source{Package: pkg, Version: m.Version, Published: published, Tarball: m.Dist.Tarball, Integrity: m.Dist.Integrity, Entries: n}
 	srcJSON, _ := json.MarshalIndent(src, "", "  ")
 	for name, b := range map[string][]byte{
 		"crawler-user-agents.json":        data,
@@ -110,6 +115,27 @@ func refresh(ctx context.Context, client *http.Client, registry, dir string) (*s
 		}
 	}
 	return src, nil
+}
+
+// publishedDay returns the day version was published, from the package
+// document's "time" map.
+func publishedDay(ctx context.Context, client *http.Client, registry, version string) (string, error) {
+	docURL := strings.TrimSuffix(registry, "/") + "/" + pkg
+	doc, err := get(ctx, client, docURL)
+	if err != nil {
+		return "", err
+	}
+	var d struct {
+		Time map[string]string `json:"time"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return "", fmt.Errorf("%s: %w", docURL, err)
+	}
+	t, err := time.Parse(time.RFC3339, d.Time[version])
+	if err != nil {
+		return "", fmt.Errorf("%s: no publication time for %s: %w", docURL, version, err)
+	}
+	return t.UTC().Format(time.DateOnly), nil
 }
 
 func get(ctx context.Context, client *http.Client, url string) ([]byte, error) {
