@@ -333,6 +333,7 @@ func (r *registry) cycle(c *Crawler, path []*Crawler) []string {
 	}
 	return nil
 }
+
 // RegistryDate returns the day the embedded registry (data/registry.json)
 // was last revised, from its "updated" field: what its crawlers, tokens,
 // verification methods and list URLs are known to be current as of.
