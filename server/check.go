@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -195,7 +196,8 @@ type lintFinding struct {
 
 type lintRequest struct {
 	Robots *string `json:"robots"`
-	// Profile is google (default), bing, yandex or rfc9309.
+	// Profile is the engine whose reading is checked: google (default),
+	// bing, yandex or rfc9309 (package engine's names).
 	Profile string `json:"profile,omitempty"`
 	// URL is where the file is served, when known: Sitemap lines are
 	// then checked against its host.
@@ -218,21 +220,16 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `missing field "robots": the robots.txt text to lint`)
 		return
 	}
-	if req.Profile == "" {
-		req.Profile = "google"
-	}
-	if _, ok := robotstxt.ParseLintProfile(req.Profile); !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use google, bing, yandex or rfc9309", req.Profile))
+	e, err := engine.Parse(req.Profile)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown profile %q: use %s", req.Profile, engine.Names))
 		return
 	}
-	prof, ok := robotstxt.ParseProfile(req.Profile)
-	if !ok {
-		prof = robotstxt.Google // bing and yandex are read with Google's parser
-	}
+	e = e.Or(engine.Google)
 	data := []byte(*req.Robots)
-	opts := robotstxt.Options{Profile: prof}
+	opts := robotstxt.Options{Profile: e.Parser()} // bing and yandex are read with Google's parser
 	f := robotstxt.ParseWith(data, opts)
-	resp := lintResponse{Findings: lint(data, req.Profile, req.URL), Size: f.Size(), Truncated: f.Truncated()}
+	resp := lintResponse{Findings: lintFindings(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
 	}

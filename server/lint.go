@@ -1,17 +1,16 @@
 package server
 
-import "github.com/rep-toolkit/rep/robotstxt"
+import (
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/lint"
+)
 
-// lint runs robotstxt.Lint (which includes the parser's diagnostics) and
+// lintFindings runs lint.Run (which includes the parser's diagnostics) and
 // returns its findings in line order.
-func lint(data []byte, profile, url string) []lintFinding {
-	lp, ok := robotstxt.ParseLintProfile(profile)
-	if !ok {
-		lp = robotstxt.LintGoogle
-	}
-	rep := robotstxt.Lint(data, robotstxt.LintOptions{Profile: lp, URL: url})
+func lintFindings(data []byte, e engine.Engine, url string) []lintFinding {
+	rep := lint.Run(data, lint.Options{Engine: e, URL: url})
 	out := []lintFinding{}
-	for _, d := range rep.Diagnostics {
+	for _, d := range rep.Findings {
 		out = append(out, lintFinding{Line: d.Line, Column: d.Column, Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
 	}
 	return out

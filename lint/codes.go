@@ -1,11 +1,11 @@
-package robotstxt
+package lint
 
 import "strings"
 
-// LintCode documents one finding of [Lint]. The table returned by
-// [LintCodes] is the single place a code is explained: `rep lint -explain`
+// Code documents one finding of [Run]. The table returned by
+// [Codes] is the single place a code is explained: `rep lint -explain`
 // prints it and docs/lint.md is generated from it.
-type LintCode struct {
+type Code struct {
 	Code string
 	// Severity is the usual severity; a few codes rank one case higher or
 	// lower, and Doc says when.
@@ -18,23 +18,23 @@ type LintCode struct {
 	Doc string
 }
 
-// LintCodes returns every code Lint can report, sorted by code. The slice
+// Codes returns every code Run can report, sorted by code. The slice
 // is shared: do not modify it.
-func LintCodes() []LintCode { return lintCodes }
+func Codes() []Code { return codes }
 
-// ExplainLint returns the documentation of a code.
-func ExplainLint(code string) (LintCode, bool) {
+// Explain returns the documentation of a code.
+func Explain(code string) (Code, bool) {
 	code = strings.ToLower(strings.TrimSpace(code))
-	for _, c := range lintCodes {
+	for _, c := range codes {
 		if c.Code == code {
 			return c, true
 		}
 	}
-	return LintCode{}, false
+	return Code{}, false
 }
 
-// lintCodes is sorted by code; TestLintCodesSorted keeps it so.
-var lintCodes = []LintCode{
+// codes is sorted by code; TestLintCodesSorted keeps it so.
+var codes = []Code{
 	{"allow-disallow-conflict", Warning, "an Allow and a Disallow with the same pattern",
 		`Two rules for the same crawler have the same path pattern, one Allow and one Disallow. The longest matching rule decides, and when an Allow and a Disallow are equally long the least restrictive one, Allow, wins (RFC 9309 §2.2.2; Google does the same). The Disallow therefore never blocks anything.
 
@@ -61,7 +61,7 @@ Delete the invisible character (most editors show it as <feff> or not at all; 'g
 
 Write the path exactly as your URLs spell it, or add a rule for each spelling. The finding is not reported when the lower-case spelling has a rule too.`},
 	{"checks-incomplete", Info, "the cross-rule checks stopped at their work limit",
-		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so Lint stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
+		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so the linter stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
 
 Split the rules into fewer, simpler patterns, or check the groups one at a time.`},
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
