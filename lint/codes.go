@@ -185,7 +185,9 @@ Protect private areas with authentication, and keep them out of search with noin
 	{"redundant-wildcard", Info, "a trailing '*' that changes nothing",
 		`Every pattern already matches any URL that starts with it, so a trailing "*" adds nothing: "Disallow: /private*" blocks exactly what "Disallow: /private" blocks. It only makes the rule one character longer, which raises its priority against other rules by one.
 
-Remove the "*" unless that priority matters (it rarely should).`},
+That priority matters when an Allow and a Disallow both match a URL: the longer one decides, and Allow wins a tie (RFC 9309 §2.2.2). The finding is therefore given only when dropping the "*" changes no verdict for the crawlers that obey the rule: not for "Disallow: /a*" next to "Allow: /a", where "Disallow: /a" would tie with the Allow and lose, opening /a.
+
+Remove the "*".`},
 	{"rule-outside-group", Warning, "a rule before any User-agent line",
 		`Allow and Disallow lines before the first User-agent line belong to no group, and crawlers ignore them (RFC 9309 §2.2.2; Google too). Some old parsers applied them to everyone.
 

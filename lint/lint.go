@@ -169,6 +169,9 @@ type linter struct {
 	// cross-rule checks, which stop at lintBudget: a hostile file (tens of
 	// thousands of wildcard rules) must not make Run quadratic.
 	work int
+	// ties indexes each rule set's rules by kind and length, for
+	// redundant-wildcard; built on first use.
+	ties []*tieIndex
 }
 
 // spend records n units of work and reports whether the budget allows it.

@@ -49,7 +49,7 @@ func (l *linter) ruleChecks() {
 					"'$' anchors a pattern only at its end; here it matches a literal '$' in the URL",
 					"if your URLs contain '$' here, keep it; if you meant to anchor the pattern, end it with '$'")
 			}
-			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") {
+			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") && l.trimSafe(r, t) {
 				l.add(r.Line, col+len(t), Info, "redundant-wildcard",
 					"trailing '*' is redundant: '"+r.String()+"' matches exactly what '"+withPattern(r, t)+"' matches",
 					"write '"+withPattern(r, t)+"' (the '*' only makes the rule "+plural(len(p)-len(t), "character")+" longer, which raises its priority)")
