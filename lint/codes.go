@@ -64,6 +64,13 @@ Write the path exactly as your URLs spell it, or add a rule for each spelling. T
 		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so the linter stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
 
 Split the rules into fewer, simpler patterns, or check the groups one at a time.`},
+	{"crawl-delay-ignored", Warning, "Crawl-delay for crawlers that ignore it",
+		`The group names only crawlers documented to ignore Crawl-delay (the crawler registry says which): Google's crawlers (Googlebot, Googlebot-Image, AdsBot-Google, ...) never read it, and Yandex's have ignored it since 2018-02-22. The line does not slow them down, whatever the site owner meant by it.
+
+    User-agent: Googlebot
+    Crawl-delay: 10       # Googlebot crawls as fast as before
+
+Google sets its crawl rate by how the server answers: to slow it down for a while, answer 500, 503 or 429 (see Google's "Reduce the Google crawl rate"). Set Yandex's rate in Yandex Webmaster. Delete the line, or move it to a group for crawlers that read it (bingbot). A group that also names "*" or a crawler that may read Crawl-delay is not reported; under the google engine a Crawl-delay elsewhere is an ignored-directive info.`},
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 
