@@ -43,6 +43,12 @@ var codes = []Code{
     Allow: /shop          # wins: /shop is crawlable
 
 Delete the rule you did not mean.`},
+	{"binary-file", Error, "a file that is not text",
+		`The body is not text: NUL bytes and other control bytes make up much of it, as in an image, an archive or a compiled file served in place of robots.txt (a misconfigured rewrite rule, a wrong file deployed). Crawlers do not refuse it: Google's parser reads any body, ends each line at a NUL byte, and ignores every line that is not a directive. Such a file yields no rule, so crawlers may fetch everything. Its lines are not reported one by one.
+
+A robots.txt with a few NUL bytes but real rules is not a binary file: each NUL is reported as nul-byte on its line.
+
+Serve the real robots.txt as UTF-8 text, or a 404 status when there is none.`},
 	{"bing-crawl-delay", Info, "Bing keeps the * group's Crawl-delay for its own group",
 		`A crawler that has a group of its own ignores every line of the * group, except in one documented case: Bing applies the * group's Crawl-delay to bingbot when bingbot's own group has none. Other crawlers with their own group (Yandex, Seznam, ...) do not.
 

@@ -163,9 +163,11 @@ type linter struct {
 	text  map[int]string
 	cols  map[int]int // value column by line number
 	html  bool
-	// junk is set for an HTML page or a UTF-16 file: every line would be a
-	// finding, and html-file or utf16-file says it once.
-	junk bool
+	// junk is set for an HTML page, a UTF-16 file or a binary file: every
+	// line would be a finding, and html-file, utf16-file or binary-file
+	// says it once. binary is set for the last, whose lines are not
+	// reported at all.
+	junk, binary bool
 	// work counts the pattern comparisons and matcher calls of the
 	// cross-rule checks, which stop at lintBudget: a hostile file (tens of
 	// thousands of wildcard rules) must not make Run quadratic.
@@ -235,9 +237,18 @@ func (l *linter) body() {
 		l.junk = true
 		l.add(1, 1, Error, "utf16-file", "the file is UTF-16: crawlers read it as UTF-8 bytes and no line is read as written",
 			"save the file as UTF-8")
+	} else if !l.html && IsBinary(l.data) && !hasRules(l.f) {
+		// An image, an archive, a compiled file: crawlers parse it all
+		// the same (a NUL ends its line) and find no rule.
+		l.junk, l.binary = true, true
+		l.add(1, 1, Error, "binary-file",
+			"the file is not text ("+plural(bytes.Count(l.data, []byte{0}), "NUL byte")+" and other control bytes): crawlers parse it as robots.txt all the same, a NUL ending its line, find no rule in it and may fetch everything",
+			"serve the real robots.txt as UTF-8 text, or a 404 status when there is none")
 	}
 	l.parserDiags(beyond)
-	l.lineChecks()
+	if !l.binary {
+		l.lineChecks()
+	}
 	l.empty()
 	l.ruleChecks()
 	l.groupChecks()
@@ -256,6 +267,9 @@ func (l *linter) parserDiags(beyond *robotstxt.Line) {
 	for _, d := range l.f.Diagnostics() {
 		if l.junk && (d.Code == "no-separator" || d.Code == "missing-colon" || d.Code == "misspelled-key") {
 			continue
+		}
+		if l.binary && d.Code != "size-limit" {
+			continue // binary-file says it once
 		}
 		switch d.Code {
 		case "invalid-value":
@@ -291,6 +305,27 @@ var valueHints = map[robotstxt.Key]string{
 	robotstxt.KeyCleanParam:    "write parameters joined by '&' and an optional path, e.g. 'Clean-param: ref&utm_source /shop/'",
 	robotstxt.KeyContentSignal: "write key=yes|no pairs, e.g. 'Content-Signal: search=yes, ai-train=no'",
 	robotstxt.KeyContentUsage:  "write key=y|n pairs, e.g. 'Content-Usage: train-ai=n'",
+}
+
+// IsBinary reports whether data is not text: more than one byte in 20 of
+// its first 8 KiB are NUL bytes or other control characters (tab, LF, CR
+// and form feed aside), and it has at least one NUL. A UTF-16 file is text
+// in another encoding, not binary. Crawlers parse any body as robots.txt
+// (Google's parser ends a line at a NUL), so a binary file is not
+// refused: the linter reports binary-file when crawlers find no rule in
+// it, and rep check warns before answering.
+func IsBinary(data []byte) bool {
+	b := data[:min(len(data), 8192)]
+	if bytes.IndexByte(b, 0) < 0 || isUTF16(b) {
+		return false
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			ctl++
+		}
+	}
+	return ctl*20 > len(b)
 }
 
 func isUTF16(b []byte) bool {

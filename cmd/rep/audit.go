@@ -204,10 +204,13 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		opt.Grace = time.Nanosecond // "no grace" rather than the default
 	}
 	if len(f.robots) > 0 {
-		h, err := auditHistory(e.ctx, f)
+		h, warnings, err := auditHistory(e.ctx, f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep audit: -robots: %v\n", err)
 			return in, opt, exitUsage
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(e.stderr, "rep audit: warning: %s\n", w)
 		}
 		opt.Robots = h
 	}
@@ -241,29 +244,36 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 	return in, opt, exitOK
 }
 
-// auditHistory loads the -robots arguments.
-func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, error) {
+// auditHistory loads the -robots arguments. A file with NUL or binary
+// bytes is read as crawlers read it, with a warning.
+func auditHistory(ctx context.Context, f *auditFlags) (*audit.History, []string, error) {
 	var vs []audit.Version
+	var warnings []string
 	for _, arg := range f.robots {
 		src, since, err := auditSplitTime(arg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var file *robotstxt.File
 		if l := strings.ToLower(src); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
 			file, src, err = auditFetchRobots(ctx, src, f.allowPrivate)
 		} else {
 			var data []byte
-			if data, _, err = readRobots(src, nil); err == nil {
+			var warning string
+			if data, warning, err = readRobots(src, nil); err == nil {
 				file = robotstxt.Parse(data)
+			}
+			if warning != "" {
+				warnings = append(warnings, warning)
 			}
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		vs = append(vs, audit.Version{Since: since, Source: src, File: file})
 	}
-	return audit.NewHistory(vs...)
+	h, err := audit.NewHistory(vs...)
+	return h, warnings, err
 }
 
 // auditSplitTime splits "FILE@TIME"; a FILE containing "@" without a valid
