@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/corpus"
 	"github.com/rep-toolkit/rep/lint"
 )
 
@@ -12,7 +13,7 @@ import (
 // of the corpus (853 KB, 31,847 rules, over the size limit).
 func BenchmarkLint(b *testing.B) {
 	for _, name := range []string{"www.hulu.com", "docs.oracle.com"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "robots", name))
+		data, err := os.ReadFile(filepath.Join(corpus.Dir(), name))
 		if err != nil {
 			b.Fatal(err)
 		}

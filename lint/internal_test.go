@@ -1,41 +1,17 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
-)
 
-// corpusFiles reads the robots.txt corpus of ../shared (1,613 files,
-// README.md left out), by file name. The external tests use it through
-// export_test.go.
-func corpusFiles(t testing.TB) map[string][]byte {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) == 0 {
-		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
-	}
-	files := map[string][]byte{}
-	for _, e := range ents {
-		if e.Name() == "README.md" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = b
-	}
-	return files
-}
+	"github.com/rep-toolkit/rep/internal/corpus"
+)
 
 // TestLintBudgetCorpus: no real file comes near the work limit, so the
 // limit never hides a finding there (docs/lint.md says so).
 func TestLintBudgetCorpus(t *testing.T) {
 	most, which := 0, ""
-	for name, b := range corpusFiles(t) {
+	for name, b := range corpus.Robots(t) {
 		if _, w := run(b, Options{}); w > most {
 			most, which = w, name
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/corpus"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -106,7 +107,7 @@ var (
 func lintedCorpus(t *testing.T) (map[string][]byte, map[string]*lint.Report) {
 	t.Helper()
 	corpusOnce.Do(func() {
-		corpusData = lint.CorpusFiles(t)
+		corpusData = corpus.Robots(t)
 		corpusReports = map[string]*lint.Report{}
 		for name, b := range corpusData {
 			corpusReports[name] = lint.Run(b, lint.Options{URL: "https://" + name + "/robots.txt"})
