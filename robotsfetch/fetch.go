@@ -457,7 +457,7 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 			g.Truncated = true
 			out.Warnings = append(out.Warnings, WarnTruncated)
 		}
-		if looksHTML(body) {
+		if LooksLikeHTML(body) {
 			out.Warnings = append(out.Warnings, WarnHTML)
 		}
 		if !plainText(out.ContentType) {

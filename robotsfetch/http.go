@@ -115,13 +115,19 @@ func readLimited(r io.Reader, limit int) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// looksHTML reports whether a body is an HTML document rather than a
-// robots.txt: its first non-blank text is a doctype or an html, head or body
-// tag, or an HTML comment followed by one.
-func looksHTML(b []byte) bool {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+// LooksLikeHTML reports whether a body is an HTML (or XML) page rather
+// than a robots.txt: after a UTF-8 byte order mark, blanks and up to four
+// HTML comments, it starts with a tag that opens a document (a doctype,
+// html, head, body, meta, title, script, div, p or pre, or an XML
+// declaration), or it starts with a tag and has "<html" in its first 1 KiB.
+// Such a body is typically a login, error or soft 404 page served with
+// status 200. Google parses it as robots.txt all the same and usually finds
+// no rule in it, so everything is allowed; the fetcher flags it with
+// WarnHTML and the linter reports it as html-file.
+func LooksLikeHTML(body []byte) bool {
+	b := bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	for range 4 {
-		b = bytes.TrimLeft(b, " \t\r\n\f")
+		b = bytes.TrimLeft(b, " \t\r\n\f\v")
 		if bytes.HasPrefix(b, []byte("<!--")) {
 			i := bytes.Index(b, []byte("-->"))
 			if i < 0 {
@@ -132,12 +138,16 @@ func looksHTML(b []byte) bool {
 		}
 		break
 	}
-	for _, p := range []string{"<!doctype html", "<html", "<head", "<body", "<?xml"} {
-		if len(b) >= len(p) && strings.EqualFold(string(b[:len(p)]), p) {
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	head := bytes.ToLower(b[:min(len(b), 1024)])
+	for _, t := range []string{"<!doctype", "<html", "<head", "<body", "<?xml", "<meta", "<title", "<script", "<div", "<p>", "<pre"} {
+		if bytes.HasPrefix(head, []byte(t)) {
 			return true
 		}
 	}
-	return false
+	return bytes.Contains(head, []byte("<html"))
 }
 
 // plainText reports whether a Content-Type is text/plain (or absent, which

@@ -8,29 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/corpus"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-func readCorpus(t testing.TB) map[string][]byte {
-	t.Helper()
-	dir := filepath.Join(shared, "corpus", "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
-	}
-	files := map[string][]byte{}
-	for _, e := range ents {
-		if e.Name() == "README.md" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = b
-	}
-	return files
-}
+func readCorpus(t testing.TB) map[string][]byte { return corpus.Robots(t) }
 
 // TestGoogleAnswers compares every verdict and deciding line with Google's
 // C++ parser on the 24,312 URLs × 2 agents of the corpus. Google's library

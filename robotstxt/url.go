@@ -172,6 +172,16 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
+// EscapePattern returns a pattern, or a path, escaped as the parser
+// escapes patterns under the Google profile (robots.cc's
+// MaybeEscapePattern): bytes of 0x80 and above become %XX, and the hex
+// digits of existing %xx escapes are upper-cased. Tools that make up URLs
+// from rules (the linter's witness paths) use it so the matcher compares
+// like with like.
+func EscapePattern(p string) string {
+	return string(escapePattern(nil, []byte(p)))
+}
+
 // escapePattern appends the pattern v to dst the way robots.cc's
 // MaybeEscapePattern does: bytes ≥ 0x80 become %XX and the hex digits of
 // existing %xx escapes are upper-cased. Callers check plainPattern first:

@@ -218,11 +218,10 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e = e.Or(engine.Google) // no agent to follow
-	prof := e.Parser()
 	data := []byte(*req.Robots)
-	opts := robotstxt.Options{Profile: prof}
+	opts := robotstxt.Options{Profile: e.Parser()} // bing and yandex are read with Google's parser
 	f := robotstxt.ParseWith(data, opts)
-	resp := lintResponse{Findings: lint(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
+	resp := lintResponse{Findings: lintFindings(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
 	}

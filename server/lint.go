@@ -2,19 +2,15 @@ package server
 
 import (
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/lint"
 )
 
-// lint runs robotstxt.Lint (which includes the parser's diagnostics) and
+// lintFindings runs lint.Run (which includes the parser's diagnostics) and
 // returns its findings in line order.
-func lint(data []byte, e engine.Engine, url string) []lintFinding {
-	lp, ok := robotstxt.ParseLintProfile(e.String())
-	if !ok {
-		lp = robotstxt.LintGoogle
-	}
-	rep := robotstxt.Lint(data, robotstxt.LintOptions{Profile: lp, URL: url})
+func lintFindings(data []byte, e engine.Engine, url string) []lintFinding {
+	rep := lint.Run(data, lint.Options{Engine: e, URL: url})
 	out := []lintFinding{}
-	for _, d := range rep.Diagnostics {
+	for _, d := range rep.Findings {
 		out = append(out, lintFinding{Line: d.Line, Column: d.Column, Severity: d.Severity.String(), Code: d.Code, Message: d.Message, Hint: d.Hint})
 	}
 	return out

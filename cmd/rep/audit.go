@@ -205,10 +205,13 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		opt.Grace = time.Nanosecond // "no grace" rather than the default
 	}
 	if len(f.robots) > 0 {
-		h, err := auditHistory(e, f)
+		h, warnings, err := auditHistory(e, f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep audit: -robots: %v\n", err)
 			return in, opt, exitUsage
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(e.stderr, "rep audit: warning: %s\n", w)
 		}
 		opt.Robots = h
 	}
@@ -242,29 +245,36 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 	return in, opt, exitOK
 }
 
-// auditHistory loads the -robots arguments.
-func auditHistory(e *env, f *auditFlags) (*audit.History, error) {
+// auditHistory loads the -robots arguments. A file with NUL or binary
+// bytes is read as crawlers read it, with a warning.
+func auditHistory(e *env, f *auditFlags) (*audit.History, []string, error) {
 	var vs []audit.Version
+	var warnings []string
 	for _, arg := range f.robots {
 		src, since, err := auditSplitTime(arg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v := audit.Version{Since: since, Source: src}
 		if l := strings.ToLower(src); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
 			err = auditFetchRobots(e, src, f.allowPrivate, &v)
 		} else {
 			var data []byte
-			if data, _, err = readRobots(src, nil); err == nil {
+			var warning string
+			if data, warning, err = readRobots(src, nil); err == nil {
 				v.File = robotstxt.Parse(data)
+			}
+			if warning != "" {
+				warnings = append(warnings, warning)
 			}
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		vs = append(vs, v)
 	}
-	return audit.NewHistory(vs...)
+	h, err := audit.NewHistory(vs...)
+	return h, warnings, err
 }
 
 // auditSplitTime splits "FILE@TIME"; a FILE containing "@" without a valid

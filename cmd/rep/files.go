@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+
+	"github.com/rep-toolkit/rep/lint"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // Reading the files commands are given, shared by the commands.
@@ -47,25 +51,18 @@ func readInput(name string, stdin io.Reader) ([]byte, string, error) {
 // maxInput caps what a command reads from one file argument.
 const maxInput = 64 << 20
 
-// binaryKind tells a robots.txt with a stray NUL byte ("nul"), which
-// crawlers read (a NUL ends its line) and the user must be able to test,
-// from a UTF-16 file ("utf-16") and from a file that is not text at all
-// ("binary"), judging by the first 8 KiB. It returns "" for clean text.
+// binaryKind tells a robots.txt with a stray NUL byte ("nul") from a
+// UTF-16 file ("utf-16") and from a file that is not text at all
+// ("binary", as lint.IsBinary judges), by the first 8 KiB. It returns ""
+// for clean text.
 func binaryKind(b []byte) string {
-	b = b[:min(len(b), 8192)]
-	if bytes.IndexByte(b, 0) < 0 {
+	head := b[:min(len(b), 8192)]
+	switch {
+	case bytes.IndexByte(head, 0) < 0:
 		return ""
-	}
-	if bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
 		return "utf-16"
-	}
-	ctl := 0
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
-			ctl++
-		}
-	}
-	if ctl*20 > len(b) {
+	case lint.IsBinary(b):
 		return "binary"
 	}
 	return "nul"
@@ -80,21 +77,41 @@ func inputName(name string) string {
 }
 
 // readRobots reads a robots.txt argument (a file, or "-" for stdin) for
-// the commands that test against it. A UTF-16 or binary file is an error
-// that says what to do; a stray NUL byte, which crawlers read past (it
-// ends its line), is only a warning.
+// the commands that test against it. Crawlers parse whatever body they get
+// (Google's parser ends a line at a NUL byte), so a file with NUL bytes, a
+// UTF-16 file or a binary file is read as they read it, with a warning
+// that says what they make of it.
 func readRobots(name string, stdin io.Reader) (data []byte, warning string, err error) {
 	data, name, err = readInput(name, stdin)
 	if err != nil {
 		return nil, "", err
 	}
-	switch binaryKind(data) {
+	nuls := strconv.Itoa(bytes.Count(data, []byte{0})) + " NUL bytes"
+	if nuls == "1 NUL bytes" {
+		nuls = "1 NUL byte"
+	}
+	kind := binaryKind(data)
+	if kind == "binary" && hasRules(data) {
+		kind = "nul" // mostly control bytes, but a robots.txt all the same
+	}
+	switch kind {
 	case "utf-16":
-		return nil, "", fmt.Errorf("%s is UTF-16: crawlers read robots.txt as UTF-8 and find no rule in it; save it as UTF-8", name)
+		warning = name + " is UTF-16: crawlers read robots.txt as UTF-8, a NUL byte ending each line, and find no rule in it; save it as UTF-8"
 	case "binary":
-		return nil, "", fmt.Errorf("%s looks like a binary file, not a robots.txt (it is mostly NUL and control bytes)", name)
+		warning = name + " is not text (" + nuls + " and other control bytes): crawlers read it as robots.txt all the same, a NUL ending its line, and find no rule in it, so every URL is allowed"
 	case "nul":
-		warning = name + " has NUL bytes: crawlers ignore the rest of each line that has one (rep lint shows where)"
+		warning = name + " has " + nuls + ": crawlers read it all the same, but a NUL ends its line and the rest of the line is ignored (rep lint shows where)"
 	}
 	return data, warning, nil
+}
+
+// hasRules reports whether a robots.txt holds an Allow or Disallow rule
+// in a group, read as Google's parser reads it.
+func hasRules(data []byte) bool {
+	for _, g := range robotstxt.Parse(data).Groups() {
+		if len(g.Rules) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -11,9 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/netguard"
+	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 func init() {
@@ -73,7 +74,7 @@ func runLint(e *env) int {
 		return exitUsage
 	}
 	if *explain != "" {
-		c, ok := robotstxt.ExplainLint(*explain)
+		c, ok := lint.Explain(*explain)
 		if !ok {
 			fmt.Fprintf(e.stderr, "rep lint: unknown code %q; the codes are: %s\n", *explain, lintCodeList())
 			return exitUsage
@@ -81,9 +82,9 @@ func runLint(e *env) int {
 		fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Doc)
 		return exitOK
 	}
-	prof, ok := robotstxt.ParseLintProfile(*profile)
-	if !ok {
-		fmt.Fprintf(e.stderr, "rep lint: unknown -profile %q: use google, bing, yandex or rfc9309\n", *profile)
+	eng, err := engine.Parse(*profile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep lint: unknown -profile %q: use %s\n", *profile, engine.Names)
 		return exitUsage
 	}
 	minSev, ok := lintSeverity(*severity)
@@ -98,14 +99,14 @@ func runLint(e *env) int {
 		}
 		*format = "json"
 	}
-	var write func(r *robotstxt.LintReport, w io.Writer, name string, min robotstxt.Severity) error
+	var write func(r *lint.Report, w io.Writer, name string, min lint.Severity) error
 	switch *format {
 	case "text":
-		write = (*robotstxt.LintReport).WriteText
+		write = (*lint.Report).WriteText
 	case "json":
-		write = (*robotstxt.LintReport).WriteJSON
+		write = (*lint.Report).WriteJSON
 	case "sarif":
-		write = (*robotstxt.LintReport).WriteSARIF
+		write = (*lint.Report).WriteSARIF
 	default:
 		fmt.Fprintf(e.stderr, "rep lint: unknown -format %q: use text, json or sarif\n", *format)
 		return exitUsage
@@ -115,7 +116,7 @@ func runLint(e *env) int {
 		return exitUsage
 	}
 	arg := fs.Arg(0)
-	opts := robotstxt.LintOptions{Profile: prof, Agents: agents}
+	opts := lint.Options{Engine: eng, Agents: agents}
 	var data []byte
 	name := arg
 	if lintIsURL(arg) {
@@ -127,21 +128,20 @@ func runLint(e *env) int {
 		if robotsURL != arg {
 			fmt.Fprintf(e.stderr, "rep lint: checking %s\n", robotsURL)
 		}
-		var fi *robotstxt.FetchInfo
-		data, fi, err = lintFetch(e, robotsURL, *userAgent, *timeout, *allowPrivate)
+		var o *robotsfetch.Outcome
+		data, o, err = lintFetch(e, robotsURL, *userAgent, *timeout, *allowPrivate)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
 			return exitUsage
 		}
-		name, opts.URL, opts.Fetch = robotsURL, robotsURL, fi
+		name, opts.URL, opts.Fetch = robotsURL, robotsURL, o
 	} else {
-		var err error
 		if data, name, err = readInput(arg, e.input()); err != nil {
 			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
 			return exitUsage
 		}
 	}
-	r := robotstxt.Lint(data, opts)
+	r := lint.Run(data, opts)
 	if err := write(r, e.stdout, name, minSev); err != nil {
 		fmt.Fprintf(e.stderr, "rep lint: writing the report: %v\n", err)
 		return exitUsage
@@ -152,8 +152,8 @@ func runLint(e *env) int {
 	return exitOK
 }
 
-func lintSeverity(s string) (robotstxt.Severity, bool) {
-	for _, sev := range []robotstxt.Severity{robotstxt.Info, robotstxt.Warning, robotstxt.Error} {
+func lintSeverity(s string) (lint.Severity, bool) {
+	for _, sev := range []lint.Severity{lint.Info, lint.Warning, lint.Error} {
 		if strings.EqualFold(s, sev.String()) {
 			return sev, true
 		}
@@ -163,7 +163,7 @@ func lintSeverity(s string) (robotstxt.Severity, bool) {
 
 func lintCodeList() string {
 	var codes []string
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		codes = append(codes, c.Code)
 	}
 	return strings.Join(codes, ", ")
@@ -188,7 +188,7 @@ func lintRobotsURL(rawurl string) (string, error) {
 // returns the body (when the status makes crawlers read it) and what the
 // fetch means. The transport keeps a copy of the last response's body for
 // the linter and, unless allowPrivate, refuses private addresses.
-func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate bool) ([]byte, *robotstxt.FetchInfo, error) {
+func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate bool) ([]byte, *robotsfetch.Outcome, error) {
 	dialer := netguard.Dialer(10 * time.Second)
 	if allowPrivate {
 		dialer.Control = nil
@@ -211,15 +211,7 @@ func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate
 	if tee.blocked != nil {
 		return nil, nil, fmt.Errorf("%s: %v (use -allow-private to lint a local or staging server)", robotsURL, tee.blocked)
 	}
-	o := rb.Outcome
-	fi := &robotstxt.FetchInfo{Chain: append([]string{o.URL}, o.Redirects...), Status: o.Status, ContentType: o.ContentType}
-	if o.Status == 0 {
-		fi.Err = o.Error
-		if fi.Err == "" {
-			fi.Err = o.Case.Explain()
-		}
-	}
-	return tee.body(), fi, nil
+	return tee.body(), &rb.Outcome, nil
 }
 
 // lintTee is an http.RoundTripper that keeps a copy of the body of the last

@@ -176,6 +176,11 @@ func runPage(e *env) int {
 			}
 			body = f
 		}
+		var sniffed string
+		if body, sniffed = pageSniff(body, headers); sniffed != "" {
+			fmt.Fprintf(e.stderr, "rep page: warning: %s is not HTML (%s): crawlers read no robots meta tags from it; only X-Robots-Tag headers apply (give them with -H)\n", name, sniffed)
+			headers = append(headers, "Content-Type: "+sniffed)
+		}
 		page, err = robotsmeta.ParseLines(headers, body, opts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep page: reading %s: %v\n", name, err)
@@ -205,6 +210,28 @@ func runPage(e *env) int {
 	}
 	pageText(out, name, &pol, fetch, ag)
 	return status
+}
+
+// pageSniff looks at the start of a page given as a file or on standard
+// input, when no -H gave its Content-Type, and returns the media type a
+// server would send for it when that is not text (an image, a PDF, an
+// archive, a file full of NUL bytes), by the MIME sniffing standard
+// (net/http.DetectContentType). Crawlers read robots meta tags from HTML
+// only, so such a body is left unread, as a fetched non-HTML page is.
+// The returned reader still yields the whole body.
+func pageSniff(body io.Reader, headers []string) (io.Reader, string) {
+	for _, h := range headers {
+		if name, _, _ := strings.Cut(h, ":"); strings.EqualFold(strings.TrimSpace(name), "Content-Type") {
+			return body, ""
+		}
+	}
+	br := bufio.NewReaderSize(body, 512)
+	head, _ := br.Peek(512)
+	mt, _, _ := strings.Cut(http.DetectContentType(head), ";")
+	if strings.HasPrefix(mt, "text/") {
+		return br, ""
+	}
+	return br, mt
 }
 
 func pageIsURL(s string) bool {
@@ -376,7 +403,11 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	case !pol.Index:
 		verdict = "not indexable"
 	}
-	fmt.Fprintf(w, "\n%s: %s by %s\n", name, verdict, pol.Agent)
+	note := ""
+	if page.Stop == robotsmeta.StopNotHTML && (fetch == nil || fetch.allowed && fetch.status < 400) {
+		note = " (not HTML: by its headers alone)"
+	}
+	fmt.Fprintf(w, "\n%s: %s by %s%s\n", name, verdict, pol.Agent, note)
 }
 
 // pageFetchResult is what URL mode learned beyond the page itself.

@@ -1,16 +1,19 @@
-package robotstxt
+package lint
 
 import (
 	"bufio"
 	"encoding/json"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// LintSummary counts a report's findings.
-type LintSummary struct {
+// Summary counts a report's findings.
+type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
@@ -19,9 +22,9 @@ type LintSummary struct {
 }
 
 // Summary counts the findings; Shown counts those at or above min.
-func (r *LintReport) Summary(min Severity) LintSummary {
-	var s LintSummary
-	for _, d := range r.Diagnostics {
+func (r *Report) Summary(min Severity) Summary {
+	var s Summary
+	for _, d := range r.Findings {
 		switch d.Severity {
 		case Error:
 			s.Errors++
@@ -40,14 +43,14 @@ func (r *LintReport) Summary(min Severity) LintSummary {
 // WriteText writes the findings at or above min like a compiler does,
 // "name:line:col: severity: [code] message" with the hint indented below,
 // then the per-crawler view and a summary line.
-func (r *LintReport) WriteText(w io.Writer, name string, min Severity) error {
+func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 	bw := bufio.NewWriter(w)
-	for _, d := range r.Diagnostics {
+	for _, d := range r.Findings {
 		if d.Severity < min {
 			continue
 		}
 		if d.Line > 0 {
-			bw.WriteString(name + ":" + itoa(d.Line) + ":" + itoa(d.Column) + ": ")
+			bw.WriteString(name + ":" + strconv.Itoa(d.Line) + ":" + strconv.Itoa(d.Column) + ": ")
 		} else {
 			bw.WriteString(name + ": ")
 		}
@@ -62,16 +65,16 @@ func (r *LintReport) WriteText(w io.Writer, name string, min Severity) error {
 	s := r.Summary(min)
 	bw.WriteString(name + ": " + plural(s.Errors, "error") + ", " + plural(s.Warnings, "warning") + ", " + plural(s.Infos, "info"))
 	if hidden := s.Errors + s.Warnings + s.Infos - s.Shown; hidden > 0 {
-		bw.WriteString(" (" + itoa(hidden) + " below " + min.String() + " not shown)")
+		bw.WriteString(" (" + strconv.Itoa(hidden) + " below " + min.String() + " not shown)")
 	}
 	bw.WriteString("\n")
 	return bw.Flush()
 }
 
-func (r *LintReport) writeAgentText(bw *bufio.Writer, a AgentView) {
+func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
 	bw.WriteString("\nagent " + a.Name + ": ")
 	switch a.Group.Via {
-	case ViaNone:
+	case robotstxt.ViaNone:
 		bw.WriteString("no group applies (no group names it and there is no * group): everything is allowed\n")
 	default:
 		bw.WriteString("obeys " + a.Group.Via.String() + ", user-agent lines " + intList(a.Group.Lines) + "\n")
@@ -81,10 +84,10 @@ func (r *LintReport) writeAgentText(bw *bufio.Writer, a AgentView) {
 		bw.WriteString("    (none: every URL is allowed)\n")
 	}
 	for _, ru := range a.Rules {
-		bw.WriteString("    " + itoa(ru.Line) + ": " + ru.String() + "\n")
+		bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "\n")
 	}
 	if a.CrawlDelay > 0 {
-		bw.WriteString("  crawl-delay: line " + itoa(a.CrawlDelay))
+		bw.WriteString("  crawl-delay: line " + strconv.Itoa(a.CrawlDelay))
 		if a.CrawlDelayInherited {
 			bw.WriteString(" (inherited from the * group: Bing's exception)")
 		}
@@ -93,13 +96,13 @@ func (r *LintReport) writeAgentText(bw *bufio.Writer, a AgentView) {
 	if len(a.Ignored) > 0 {
 		bw.WriteString("  rules of other groups it ignores:\n")
 		for _, ru := range a.Ignored {
-			bw.WriteString("    " + itoa(ru.Line) + ": " + ru.String() + "  (" + r.groupOf(ru.Line) + ")\n")
+			bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "  (" + r.groupOf(ru.Line) + ")\n")
 		}
 	}
 }
 
 // groupOf names the group a rule line belongs to.
-func (r *LintReport) groupOf(line int) string {
+func (r *Report) groupOf(line int) string {
 	for _, g := range r.file.Groups() {
 		for _, ru := range g.Rules {
 			if ru.Line == line {
@@ -113,7 +116,7 @@ func (r *LintReport) groupOf(line int) string {
 func intList(ns []int) string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
-		s[i] = itoa(n)
+		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ", ")
 }
@@ -148,7 +151,7 @@ type jsonReport struct {
 	File        string      `json:"file"`
 	Profile     string      `json:"profile"`
 	Diagnostics []jsonDiag  `json:"diagnostics"`
-	Summary     LintSummary `json:"summary"`
+	Summary     Summary     `json:"summary"`
 	Agents      []jsonAgent `json:"agents,omitempty"`
 }
 
@@ -156,9 +159,9 @@ type jsonReport struct {
 // {"file", "profile", "diagnostics": [{"line", "column", "severity",
 // "code", "message", "hint"}], "summary": {...}, "agents": [...]}.
 // Findings about the fetch have line 0.
-func (r *LintReport) WriteJSON(w io.Writer, name string, min Severity) error {
-	out := jsonReport{File: name, Profile: r.Profile.String(), Diagnostics: []jsonDiag{}, Summary: r.Summary(min)}
-	for _, d := range r.Diagnostics {
+func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
+	out := jsonReport{File: name, Profile: r.Engine.String(), Diagnostics: []jsonDiag{}, Summary: r.Summary(min)}
+	for _, d := range r.Findings {
 		if d.Severity >= min {
 			out.Diagnostics = append(out.Diagnostics, jsonDiag{d.Line, d.Column, d.Severity.String(), d.Code, d.Message, d.Hint})
 		}
@@ -265,7 +268,7 @@ const DocsURL = "https://github.com/rep-toolkit/rep/blob/main/docs/lint.md"
 // code-scanning tools show them on the file. name is the artifact's URI
 // (a path relative to the repository root, or the URL fetched); columns
 // are counted in Unicode code points.
-func (r *LintReport) WriteSARIF(w io.Writer, name string, min Severity) error {
+func (r *Report) WriteSARIF(w io.Writer, name string, min Severity) error {
 	run := sarifRun{
 		Tool:       sarifTool{Driver: sarifDriver{Name: "rep lint", InformationURI: "https://github.com/rep-toolkit/rep", Rules: []sarifRule{}}},
 		ColumnKind: "unicodeCodePoints",
@@ -273,7 +276,7 @@ func (r *LintReport) WriteSARIF(w io.Writer, name string, min Severity) error {
 	}
 	index := map[string]int{}
 	uri := sarifURI(name)
-	for _, d := range r.Diagnostics {
+	for _, d := range r.Findings {
 		if d.Severity < min {
 			continue
 		}
@@ -281,7 +284,7 @@ func (r *LintReport) WriteSARIF(w io.Writer, name string, min Severity) error {
 		if !ok {
 			i = len(run.Tool.Driver.Rules)
 			index[d.Code] = i
-			c, _ := ExplainLint(d.Code)
+			c, _ := Explain(d.Code)
 			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 				ID: d.Code, ShortDescription: sarifText{c.Title}, FullDescription: sarifText{c.Doc},
 				HelpURI: DocsURL + "#" + d.Code, DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)},
@@ -306,7 +309,7 @@ func (r *LintReport) WriteSARIF(w io.Writer, name string, min Severity) error {
 
 // codePointColumn converts a 1-based byte column into a 1-based column in
 // code points (an invalid byte counts as one).
-func (r *LintReport) codePointColumn(line, col int) int {
+func (r *Report) codePointColumn(line, col int) int {
 	if col < 1 {
 		return 1
 	}

@@ -1,4 +1,4 @@
-package robotstxt_test
+package lint_test
 
 import (
 	"bytes"
@@ -14,6 +14,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/lint"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -30,13 +34,16 @@ func updating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// lintCase is testdata/lint/NAME: robots.txt, an optional options.json,
-// and the golden want.txt, want.json and want.sarif.
+// lintCase is testdata/cases/NAME: robots.txt, an optional options.json,
+// and the golden want.txt, want.json and want.sarif. options.json's fetch
+// describes the fetch outcome: the chain of URLs requested (the robots.txt
+// URL first), the final status and Content-Type, or the error that left
+// no status.
 type lintCase struct {
 	name string
 	dir  string
 	data []byte
-	opts robotstxt.LintOptions
+	opts lint.Options
 }
 
 type caseOptions struct {
@@ -53,9 +60,9 @@ type caseOptions struct {
 
 func lintCases(t *testing.T) []lintCase {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("testdata", "lint", "*"))
+	dirs, err := filepath.Glob(filepath.Join("testdata", "cases", "*"))
 	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no lint cases in testdata/lint: %v", err)
+		t.Fatalf("no lint cases in testdata/cases: %v", err)
 	}
 	var cases []lintCase
 	for _, dir := range dirs {
@@ -70,13 +77,16 @@ func lintCases(t *testing.T) []lintCase {
 			if err := dec.Decode(&o); err != nil {
 				t.Fatalf("%s/options.json: %v", dir, err)
 			}
-			p, ok := robotstxt.ParseLintProfile(o.Profile)
-			if o.Profile != "" && !ok {
-				t.Fatalf("%s/options.json: unknown profile %q", dir, o.Profile)
+			e, err := engine.Parse(o.Profile)
+			if err != nil {
+				t.Fatalf("%s/options.json: %v", dir, err)
 			}
-			c.opts = robotstxt.LintOptions{Profile: p, Agents: o.Agents, URL: o.URL}
-			if o.Fetch != nil {
-				c.opts.Fetch = &robotstxt.FetchInfo{Chain: o.Fetch.Chain, Status: o.Fetch.Status, ContentType: o.Fetch.ContentType, Err: o.Fetch.Err}
+			c.opts = lint.Options{Engine: e, Agents: o.Agents, URL: o.URL}
+			if f := o.Fetch; f != nil {
+				if len(f.Chain) == 0 {
+					t.Fatalf("%s/options.json: fetch without a chain", dir)
+				}
+				c.opts.Fetch = &robotsfetch.Outcome{URL: f.Chain[0], Redirects: f.Chain[1:], Status: f.Status, ContentType: f.ContentType, Error: f.Err}
 			}
 		} else if !os.IsNotExist(err) {
 			t.Fatal(err)
@@ -88,19 +98,19 @@ func lintCases(t *testing.T) []lintCase {
 
 var (
 	corpusOnce    sync.Once
-	corpusReports map[string]*robotstxt.LintReport
+	corpusReports map[string]*lint.Report
 	corpusData    map[string][]byte
 )
 
 // lintedCorpus lints the corpus once for all the tests that look at it
 // (reports are immutable), with the file's host as its URL.
-func lintedCorpus(t *testing.T) (map[string][]byte, map[string]*robotstxt.LintReport) {
+func lintedCorpus(t *testing.T) (map[string][]byte, map[string]*lint.Report) {
 	t.Helper()
 	corpusOnce.Do(func() {
-		corpusData = readCorpus(t)
-		corpusReports = map[string]*robotstxt.LintReport{}
+		corpusData = corpus.Robots(t)
+		corpusReports = map[string]*lint.Report{}
 		for name, b := range corpusData {
-			corpusReports[name] = robotstxt.Lint(b, robotstxt.LintOptions{URL: "https://" + name + "/robots.txt"})
+			corpusReports[name] = lint.Run(b, lint.Options{URL: "https://" + name + "/robots.txt"})
 		}
 	})
 	if corpusData == nil {
@@ -110,25 +120,26 @@ func lintedCorpus(t *testing.T) (map[string][]byte, map[string]*robotstxt.LintRe
 }
 
 // lintInputs returns the reports for the testdata cases (linted with
-// default options) and the corpus.
-func lintInputs(t *testing.T) map[string]*robotstxt.LintReport {
+// default options) and the corpus, and the files they are about.
+func lintInputs(t *testing.T) (map[string]*lint.Report, map[string][]byte) {
 	t.Helper()
-	_, reps := lintedCorpus(t)
-	out := map[string]*robotstxt.LintReport{}
+	data, reps := lintedCorpus(t)
+	out, files := map[string]*lint.Report{}, map[string][]byte{}
 	for name, r := range reps {
-		out[name] = r
+		out[name], files[name] = r, data[name]
 	}
 	for _, c := range lintCases(t) {
-		out["testdata/"+c.name] = robotstxt.Lint(c.data, robotstxt.LintOptions{})
+		out["testdata/"+c.name] = lint.Run(c.data, lint.Options{})
+		files["testdata/"+c.name] = c.data
 	}
-	return out
+	return out, files
 }
 
 // caseCode is the code a case is about: the longest code that its name
 // starts with ("invalid-value-host" → "invalid-value").
 func caseCode(name string) string {
 	best := ""
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		if (name == c.Code || strings.HasPrefix(name, c.Code+"-")) && len(c.Code) > len(best) {
 			best = c.Code
 		}
@@ -159,16 +170,16 @@ func golden(t *testing.T, path string, got []byte) {
 func TestLintGolden(t *testing.T) {
 	for _, c := range lintCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			r := robotstxt.Lint(c.data, c.opts)
+			r := lint.Run(c.data, c.opts)
 			if code := caseCode(c.name); code != "" {
-				if !slices.ContainsFunc(r.Diagnostics, func(d robotstxt.Diagnostic) bool { return d.Code == code }) {
-					t.Errorf("case %s does not report %s:\n%v", c.name, code, r.Diagnostics)
+				if !slices.ContainsFunc(r.Findings, func(d lint.Finding) bool { return d.Code == code }) {
+					t.Errorf("case %s does not report %s:\n%v", c.name, code, r.Findings)
 				}
 			} else if len(c.opts.Agents) == 0 {
 				t.Errorf("case %s is named after no code and asks for no agent view", c.name)
 			}
-			for _, d := range r.Diagnostics {
-				if _, ok := robotstxt.ExplainLint(d.Code); !ok {
+			for _, d := range r.Findings {
+				if _, ok := lint.Explain(d.Code); !ok {
 					t.Errorf("undocumented code %q: %v", d.Code, d)
 				}
 				if d.Message == "" || d.Hint == "" {
@@ -176,13 +187,13 @@ func TestLintGolden(t *testing.T) {
 				}
 			}
 			var txt, js, sarif bytes.Buffer
-			if err := r.WriteText(&txt, "robots.txt", robotstxt.Info); err != nil {
+			if err := r.WriteText(&txt, "robots.txt", lint.Info); err != nil {
 				t.Fatal(err)
 			}
-			if err := r.WriteJSON(&js, "robots.txt", robotstxt.Info); err != nil {
+			if err := r.WriteJSON(&js, "robots.txt", lint.Info); err != nil {
 				t.Fatal(err)
 			}
-			if err := r.WriteSARIF(&sarif, "robots.txt", robotstxt.Info); err != nil {
+			if err := r.WriteSARIF(&sarif, "robots.txt", lint.Info); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, filepath.Join(c.dir, "want.txt"), txt.Bytes())
@@ -202,17 +213,17 @@ func TestLintEveryCodeHasCase(t *testing.T) {
 	// of wildcard rules, and megabytes of golden output); it is tested by
 	// TestLintBudgetHostile instead.
 	noCase := map[string]string{"checks-incomplete": "TestLintBudgetHostile"}
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		if !have[c.Code] && noCase[c.Code] == "" {
-			t.Errorf("code %s has no case in testdata/lint", c.Code)
+			t.Errorf("code %s has no case in testdata/cases", c.Code)
 		}
 	}
 }
 
 func TestLintCodesTable(t *testing.T) {
-	codes := robotstxt.LintCodes()
-	if !slices.IsSortedFunc(codes, func(a, b robotstxt.LintCode) int { return strings.Compare(a.Code, b.Code) }) {
-		t.Error("lintCodes is not sorted by code")
+	codes := lint.Codes()
+	if !slices.IsSortedFunc(codes, func(a, b lint.Code) int { return strings.Compare(a.Code, b.Code) }) {
+		t.Error("codes is not sorted by code")
 	}
 	for i, c := range codes {
 		if i > 0 && codes[i-1].Code == c.Code {
@@ -222,10 +233,10 @@ func TestLintCodesTable(t *testing.T) {
 			t.Errorf("code %q: title, doc and a lower-case code are required", c.Code)
 		}
 	}
-	if _, ok := robotstxt.ExplainLint(" Shadowed-Rule "); !ok {
+	if _, ok := lint.Explain(" Shadowed-Rule "); !ok {
 		t.Error("ExplainLint should ignore case and blanks")
 	}
-	if _, ok := robotstxt.ExplainLint("no-such-code"); ok {
+	if _, ok := lint.Explain("no-such-code"); ok {
 		t.Error("ExplainLint found a code that does not exist")
 	}
 }
@@ -233,28 +244,28 @@ func TestLintCodesTable(t *testing.T) {
 // TestLintSeverityFilter: the writers show only findings at or above the
 // severity asked for, and the summary still counts them all.
 func TestLintSeverityFilter(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "lint", "private-path", "robots.txt"))
+	b, err := os.ReadFile(filepath.Join("testdata", "cases", "private-path", "robots.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := robotstxt.Lint(b, robotstxt.LintOptions{})
-	if r.Count(robotstxt.Info) == 0 || r.Count(robotstxt.Warning) != 0 {
-		t.Fatalf("private-path case: want only infos, got %v", r.Diagnostics)
+	r := lint.Run(b, lint.Options{})
+	if r.Count(lint.Info) == 0 || r.Count(lint.Warning) != 0 {
+		t.Fatalf("private-path case: want only infos, got %v", r.Findings)
 	}
 	var txt, js bytes.Buffer
-	r.WriteText(&txt, "robots.txt", robotstxt.Warning)
+	r.WriteText(&txt, "robots.txt", lint.Warning)
 	if strings.Contains(txt.String(), "[private-path]") || !strings.Contains(txt.String(), "below warning not shown") {
 		t.Errorf("text at -severity warning:\n%s", txt.String())
 	}
-	r.WriteJSON(&js, "robots.txt", robotstxt.Error)
+	r.WriteJSON(&js, "robots.txt", lint.Error)
 	var got struct {
 		Diagnostics []any
-		Summary     robotstxt.LintSummary
+		Summary     lint.Summary
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Diagnostics) != 0 || got.Summary.Infos != r.Count(robotstxt.Info) || got.Summary.Shown != 0 {
+	if len(got.Diagnostics) != 0 || got.Summary.Infos != r.Count(lint.Info) || got.Summary.Shown != 0 {
 		t.Errorf("JSON at -severity error: %s", js.String())
 	}
 }
@@ -266,9 +277,10 @@ func TestLintSeverityFilter(t *testing.T) {
 func TestLintShadowedAgainstMatcher(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	checked := 0
-	for name, r := range lintInputs(t) {
+	reps, _ := lintInputs(t)
+	for name, r := range reps {
 		f := r.File()
-		for _, d := range r.Diagnostics {
+		for _, d := range r.Findings {
 			if d.Code != "shadowed-rule" {
 				continue
 			}
@@ -360,8 +372,8 @@ func lintCorpusCounts(t *testing.T) map[string]*corpusCount {
 		b := data[name]
 		nl := bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) + 1
 		seen, loud := map[string]bool{}, map[string]bool{}
-		for _, d := range r.Diagnostics {
-			if _, ok := robotstxt.ExplainLint(d.Code); !ok {
+		for _, d := range r.Findings {
+			if _, ok := lint.Explain(d.Code); !ok {
 				t.Errorf("%s: undocumented code %v", name, d)
 			}
 			if d.Line < 1 || d.Line > nl {
@@ -377,7 +389,7 @@ func lintCorpusCounts(t *testing.T) map[string]*corpusCount {
 				seen[d.Code] = true
 				c.files++
 			}
-			if d.Severity >= robotstxt.Warning && !loud[d.Code] {
+			if d.Severity >= lint.Warning && !loud[d.Code] {
 				loud[d.Code] = true
 				c.loud++
 			}
@@ -391,17 +403,17 @@ func lintCorpusCounts(t *testing.T) map[string]*corpusCount {
 func TestLintDocs(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString(lintDocsHead)
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		fmt.Fprintf(&b, "- [`%s`](#%s) (%s): %s\n", c.Code, c.Code, c.Severity, markdownText(c.Title))
 	}
 	b.WriteString("\n## Codes\n")
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		fmt.Fprintf(&b, "\n### %s\n\n**%s**: %s\n\n%s\n", c.Code, c.Severity, markdownText(c.Title), markdownDoc(c.Doc))
 	}
 	counts := lintCorpusCounts(t)
 	b.WriteString(lintDocsCorpus)
 	var codes, absent []string
-	for _, c := range robotstxt.LintCodes() {
+	for _, c := range lint.Codes() {
 		if counts[c.Code] != nil {
 			codes = append(codes, c.Code)
 		} else {
@@ -414,7 +426,7 @@ func TestLintDocs(t *testing.T) {
 		n := counts[c]
 		fmt.Fprintf(&b, "| `%s` | %d | %d | %d |\n", c, n.files, n.loud, n.findings)
 	}
-	fmt.Fprintf(&b, "\nIn no file: %s (each has its own case in robotstxt/testdata/lint, except `checks-incomplete`, tested by TestLintBudgetHostile).\n", strings.Join(absent, ", "))
+	fmt.Fprintf(&b, "\nIn no file: %s (each has its own case in lint/testdata/cases, except `checks-incomplete`, tested by TestLintBudgetHostile).\n", strings.Join(absent, ", "))
 	golden(t, filepath.Join("..", "docs", "lint.md"), b.Bytes())
 }
 
@@ -455,8 +467,8 @@ func markdownText(s string) string {
 
 const lintDocsHead = `# rep lint: robots.txt findings
 
-<!-- Generated by TestLintDocs in robotstxt/lint_test.go from the table in
-robotstxt/lint_codes.go; do not edit. Run 'go test ./robotstxt -run TestLintDocs -update'. -->
+<!-- Generated by TestLintDocs in lint/lint_test.go from the table in
+lint/codes.go; do not edit. Run 'go test ./lint -run TestLintDocs -update'. -->
 
 ` + "`rep lint`" + ` checks a robots.txt the way crawlers read it and reports what makes them read
 it differently from what its author meant. Each finding has a stable code; ` + "`rep lint -explain CODE`" + `
@@ -500,8 +512,8 @@ URL. Regenerated by TestLintDocs.
 // with the real matcher, on the corpus and the testdata:
 //   - pattern-start: the rule decides no URL;
 //   - allow-disallow-conflict: the Disallow decides no URL it matches;
-//   - redundant-wildcard: the rule and the rule without its trailing '*'
-//     give the same verdict on every URL;
+//   - redundant-wildcard: the file with the rule written without its
+//     trailing '*' gives every crawler that obeys it the same verdicts;
 //   - disallow-all (error): the * group blocks every URL but /robots.txt.
 func TestLintClaimsAgainstMatcher(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -526,10 +538,11 @@ func TestLintClaimsAgainstMatcher(t *testing.T) {
 		}
 		return as
 	}
-	checked := map[string]int{}
-	for name, r := range lintInputs(t) {
+	checked, trims := map[string]int{}, map[string]int{}
+	reps, files := lintInputs(t)
+	for name, r := range reps {
 		f := r.File()
-		for _, d := range r.Diagnostics {
+		for _, d := range r.Findings {
 			rule, toks := ruleAt(f, d.Line)
 			switch d.Code {
 			case "pattern-start":
@@ -559,25 +572,40 @@ func TestLintClaimsAgainstMatcher(t *testing.T) {
 				}
 				checked[d.Code]++
 			case "redundant-wildcard":
-				trimmed := strings.TrimRight(rule.Pattern, "*")
-				kw := "Disallow"
-				if rule.Allow {
-					kw = "Allow"
+				// Rewrite the line as the hint says, in the whole file: no
+				// crawler that obeys the rule may see a verdict change.
+				// (The first 3 findings of a file: each costs a parse.)
+				if trims[name]++; trims[name] > 3 {
+					continue
 				}
-				fa := robotstxt.Parse([]byte("User-agent: *\n" + kw + ": " + rule.Pattern + "\n"))
-				fb := robotstxt.Parse([]byte("User-agent: *\n" + kw + ": " + trimmed + "\n"))
+				var ln robotstxt.Line
+				for l := range robotstxt.Lines(files[name], robotstxt.Options{MaxBytes: -1}) {
+					if l.Num == d.Line {
+						ln = l
+						break
+					}
+				}
+				trimmed := strings.TrimRight(rule.Pattern, "*")
+				end := ln.Offset + ln.ValueCol - 1 + len(rule.Pattern)
+				b := files[name]
+				if ln.Num != d.Line || end > len(b) || string(b[end-len(rule.Pattern):end]) != rule.Pattern {
+					t.Fatalf("%s: line %d does not hold %q", name, d.Line, rule.Pattern)
+				}
+				fb := robotstxt.Parse(slices.Concat(b[:end-len(rule.Pattern)], []byte(trimmed), b[end:]))
 				for range 50 {
 					u := randomMatch(rng, rule.Pattern)
 					if rng.IntN(2) == 0 {
 						u = randomMatch(rng, "/*")
 					}
-					if fa.Check("x", u).Allowed != fb.Check("x", u).Allowed {
-						t.Errorf("%s: %q and %q differ on %q", name, rule.Pattern, trimmed, u)
+					for _, tok := range toks {
+						if f.Check(tok, u).Allowed != fb.Check(tok, u).Allowed {
+							t.Errorf("%s: line %d without its '*' changes the verdict on %q for %s", name, d.Line, u, tok)
+						}
 					}
 				}
 				checked[d.Code]++
 			case "disallow-all":
-				if d.Severity != robotstxt.Error {
+				if d.Severity != lint.Error {
 					continue
 				}
 				for range 100 {
@@ -612,10 +640,10 @@ func TestLintLineEnds(t *testing.T) {
 		{"User-agent: *\r\r\nDisallow: /x\r\r\n", false},
 		{"User-agent: *\r\nDisallow: /x\r\n", false},
 	} {
-		r := robotstxt.Lint([]byte(tc.data), robotstxt.LintOptions{})
-		got := slices.ContainsFunc(r.Diagnostics, func(d robotstxt.Diagnostic) bool { return d.Code == "lone-cr" })
+		r := lint.Run([]byte(tc.data), lint.Options{})
+		got := slices.ContainsFunc(r.Findings, func(d lint.Finding) bool { return d.Code == "lone-cr" })
 		if got != tc.want {
-			t.Errorf("%q: lone-cr reported %v, want %v: %v", tc.data, got, tc.want, r.Diagnostics)
+			t.Errorf("%q: lone-cr reported %v, want %v: %v", tc.data, got, tc.want, r.Findings)
 		}
 	}
 }

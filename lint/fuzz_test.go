@@ -1,4 +1,4 @@
-package robotstxt_test
+package lint_test
 
 import (
 	"bytes"
@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/lint"
 )
 
-// FuzzLint: Lint never panics, every finding has a documented code, a
+// FuzzLint: Run never panics, every finding has a documented code, a
 // message, a hint and a line that exists, and the JSON and SARIF outputs
 // are valid JSON.
 func FuzzLint(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "lint", "*", "robots.txt"))
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "cases", "*", "robots.txt"))
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil && len(b) < 64<<10 {
 			f.Add(b, uint8(0))
@@ -23,15 +24,15 @@ func FuzzLint(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /*a*b$\nAllow: /*a\n"), uint8(3))
 	f.Add([]byte("\xef\xbb\xbfUser-agent: x\r\rDisallow: /\x00\n\xff"), uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, profile uint8) {
-		opts := robotstxt.LintOptions{
-			Profile: robotstxt.LintProfile(profile % 4),
-			Agents:  []string{"Googlebot", "bingbot,Googlebot", "Mozilla/5.0 (compatible; bingbot/2.0)"},
-			URL:     "https://example.com/robots.txt",
+		opts := lint.Options{
+			Engine: engine.All()[profile%4],
+			Agents: []string{"Googlebot", "bingbot,Googlebot", "Mozilla/5.0 (compatible; bingbot/2.0)"},
+			URL:    "https://example.com/robots.txt",
 		}
-		r := robotstxt.Lint(data, opts)
+		r := lint.Run(data, opts)
 		lines := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) + 1
-		for _, d := range r.Diagnostics {
-			if _, ok := robotstxt.ExplainLint(d.Code); !ok {
+		for _, d := range r.Findings {
+			if _, ok := lint.Explain(d.Code); !ok {
 				t.Fatalf("undocumented code: %v", d)
 			}
 			if d.Message == "" || d.Hint == "" || d.Line < 1 || d.Line > lines || d.Column < 1 {
@@ -39,13 +40,13 @@ func FuzzLint(f *testing.F) {
 			}
 		}
 		var js, sarif, txt bytes.Buffer
-		if err := r.WriteJSON(&js, "robots.txt", robotstxt.Info); err != nil || !json.Valid(js.Bytes()) {
+		if err := r.WriteJSON(&js, "robots.txt", lint.Info); err != nil || !json.Valid(js.Bytes()) {
 			t.Fatalf("JSON output invalid (%v):\n%s", err, js.String())
 		}
-		if err := r.WriteSARIF(&sarif, "robots.txt", robotstxt.Info); err != nil || !json.Valid(sarif.Bytes()) {
+		if err := r.WriteSARIF(&sarif, "robots.txt", lint.Info); err != nil || !json.Valid(sarif.Bytes()) {
 			t.Fatalf("SARIF output invalid (%v):\n%s", err, sarif.String())
 		}
-		if err := r.WriteText(&txt, "robots.txt", robotstxt.Info); err != nil {
+		if err := r.WriteText(&txt, "robots.txt", lint.Info); err != nil {
 			t.Fatal(err)
 		}
 		if len(r.Agents) != len(opts.Agents) {

@@ -1,18 +1,19 @@
-package robotstxt_test
+package lint_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/lint"
 )
 
 // BenchmarkLint lints a typical file (www.hulu.com: 3.9 KiB, 5 groups, 141 rules) and the largest file
 // of the corpus (853 KB, 31,847 rules, over the size limit).
 func BenchmarkLint(b *testing.B) {
 	for _, name := range []string{"www.hulu.com", "docs.oracle.com"} {
-		data, err := os.ReadFile(filepath.Join(shared, "corpus", "robots", name))
+		data, err := os.ReadFile(filepath.Join(corpus.Dir(), name))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -20,7 +21,7 @@ func BenchmarkLint(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				robotstxt.Lint(data, robotstxt.LintOptions{})
+				lint.Run(data, lint.Options{})
 			}
 		})
 	}

@@ -1,11 +1,11 @@
-package robotstxt
+package lint
 
 import "strings"
 
-// LintCode documents one finding of [Lint]. The table returned by
-// [LintCodes] is the single place a code is explained: `rep lint -explain`
+// Code documents one finding of [Run]. The table returned by
+// [Codes] is the single place a code is explained: `rep lint -explain`
 // prints it and docs/lint.md is generated from it.
-type LintCode struct {
+type Code struct {
 	Code string
 	// Severity is the usual severity; a few codes rank one case higher or
 	// lower, and Doc says when.
@@ -18,23 +18,23 @@ type LintCode struct {
 	Doc string
 }
 
-// LintCodes returns every code Lint can report, sorted by code. The slice
+// Codes returns every code Run can report, sorted by code. The slice
 // is shared: do not modify it.
-func LintCodes() []LintCode { return lintCodes }
+func Codes() []Code { return codes }
 
-// ExplainLint returns the documentation of a code.
-func ExplainLint(code string) (LintCode, bool) {
+// Explain returns the documentation of a code.
+func Explain(code string) (Code, bool) {
 	code = strings.ToLower(strings.TrimSpace(code))
-	for _, c := range lintCodes {
+	for _, c := range codes {
 		if c.Code == code {
 			return c, true
 		}
 	}
-	return LintCode{}, false
+	return Code{}, false
 }
 
-// lintCodes is sorted by code; TestLintCodesSorted keeps it so.
-var lintCodes = []LintCode{
+// codes is sorted by code; TestLintCodesSorted keeps it so.
+var codes = []Code{
 	{"allow-disallow-conflict", Warning, "an Allow and a Disallow with the same pattern",
 		`Two rules for the same crawler have the same path pattern, one Allow and one Disallow. The longest matching rule decides, and when an Allow and a Disallow are equally long the least restrictive one, Allow, wins (RFC 9309 §2.2.2; Google does the same). The Disallow therefore never blocks anything.
 
@@ -43,6 +43,12 @@ var lintCodes = []LintCode{
     Allow: /shop          # wins: /shop is crawlable
 
 Delete the rule you did not mean.`},
+	{"binary-file", Error, "a file that is not text",
+		`The body is not text: NUL bytes and other control bytes make up much of it, as in an image, an archive or a compiled file served in place of robots.txt (a misconfigured rewrite rule, a wrong file deployed). Crawlers do not refuse it: Google's parser reads any body, ends each line at a NUL byte, and ignores every line that is not a directive. Such a file yields no rule, so crawlers may fetch everything. Its lines are not reported one by one.
+
+A robots.txt with a few NUL bytes but real rules is not a binary file: each NUL is reported as nul-byte on its line.
+
+Serve the real robots.txt as UTF-8 text, or a 404 status when there is none.`},
 	{"bing-crawl-delay", Info, "Bing keeps the * group's Crawl-delay for its own group",
 		`A crawler that has a group of its own ignores every line of the * group, except in one documented case: Bing applies the * group's Crawl-delay to bingbot when bingbot's own group has none. Other crawlers with their own group (Yandex, Seznam, ...) do not.
 
@@ -61,9 +67,16 @@ Delete the invisible character (most editors show it as <feff> or not at all; 'g
 
 Write the path exactly as your URLs spell it, or add a rule for each spelling. The finding is not reported when the lower-case spelling has a rule too.`},
 	{"checks-incomplete", Info, "the cross-rule checks stopped at their work limit",
-		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so Lint stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
+		`Finding shadowed rules and the * rules a crawler's own group hides compares rules with each other. On a file with tens of thousands of wildcard rules that work grows fast, so the linter stops those two checks at a fixed limit and says so with this finding; every other check still covers the whole file. No file of the test corpus comes near the limit.
 
 Split the rules into fewer, simpler patterns, or check the groups one at a time.`},
+	{"crawl-delay-ignored", Warning, "Crawl-delay for crawlers that ignore it",
+		`The group names only crawlers documented to ignore Crawl-delay (the crawler registry says which): Google's crawlers (Googlebot, Googlebot-Image, AdsBot-Google, ...) never read it, and Yandex's have ignored it since 2018-02-22. The line does not slow them down, whatever the site owner meant by it.
+
+    User-agent: Googlebot
+    Crawl-delay: 10       # Googlebot crawls as fast as before
+
+Google sets its crawl rate by how the server answers: to slow it down for a while, answer 500, 503 or 429 (see Google's "Reduce the Google crawl rate"). Set Yandex's rate in Yandex Webmaster. Delete the line, or move it to a group for crawlers that read it (bingbot). A group that also names "*" or a crawler that may read Crawl-delay is not reported; under the google engine a Crawl-delay elsewhere is an ignored-directive info.`},
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 
@@ -185,7 +198,9 @@ Protect private areas with authentication, and keep them out of search with noin
 	{"redundant-wildcard", Info, "a trailing '*' that changes nothing",
 		`Every pattern already matches any URL that starts with it, so a trailing "*" adds nothing: "Disallow: /private*" blocks exactly what "Disallow: /private" blocks. It only makes the rule one character longer, which raises its priority against other rules by one.
 
-Remove the "*" unless that priority matters (it rarely should).`},
+That priority matters when an Allow and a Disallow both match a URL: the longer one decides, and Allow wins a tie (RFC 9309 §2.2.2). The finding is therefore given only when dropping the "*" changes no verdict for the crawlers that obey the rule: not for "Disallow: /a*" next to "Allow: /a", where "Disallow: /a" would tie with the Allow and lose, opening /a.
+
+Remove the "*".`},
 	{"rule-outside-group", Warning, "a rule before any User-agent line",
 		`Allow and Disallow lines before the first User-agent line belong to no group, and crawlers ignore them (RFC 9309 §2.2.2; Google too). Some old parsers applied them to everyone.
 

@@ -1,4 +1,4 @@
-package robotstxt_test
+package lint_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/lint"
 )
 
 // testdata/sarif-2.1.0.schema.json is the SARIF 2.1.0 (rtm.5) JSON schema
@@ -26,7 +26,7 @@ import (
 // each case with every finding shown, against the schema.
 func TestLintSARIFSchema(t *testing.T) {
 	s := loadSchema(t)
-	files, err := filepath.Glob(filepath.Join("testdata", "lint", "*", "want.sarif"))
+	files, err := filepath.Glob(filepath.Join("testdata", "cases", "*", "want.sarif"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no SARIF golden files: %v", err)
 	}
@@ -40,10 +40,10 @@ func TestLintSARIFSchema(t *testing.T) {
 		}
 	}
 	// A fetched file (URI with a scheme) and a path with blanks.
-	r := robotstxt.Lint([]byte("User-agent: *\nDisallow: /é\nDisallow /x\n"), robotstxt.LintOptions{})
+	r := lint.Run([]byte("User-agent: *\nDisallow: /é\nDisallow /x\n"), lint.Options{})
 	for _, name := range []string{"https://example.com/robots.txt", "site files/robots.txt"} {
 		var buf bytes.Buffer
-		if err := r.WriteSARIF(&buf, name, robotstxt.Info); err != nil {
+		if err := r.WriteSARIF(&buf, name, lint.Info); err != nil {
 			t.Fatal(err)
 		}
 		if errs := s.validate(buf.Bytes()); len(errs) > 0 {

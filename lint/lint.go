@@ -1,4 +1,4 @@
-package robotstxt
+package lint
 
 import (
 	"bytes"
@@ -6,43 +6,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// LintProfile selects whose reading of robots.txt Lint checks against:
-// which directives count as ignored, and how the file is parsed (Bing and
-// Yandex are checked with Google's parser, the closest documented one).
-type LintProfile uint8
-
-const (
-	LintGoogle LintProfile = iota
-	LintBing
-	LintYandex
-	LintRFC9309
-)
-
-var lintProfileNames = [...]string{LintGoogle: "google", LintBing: "bing", LintYandex: "yandex", LintRFC9309: "rfc9309"}
-
-// String returns "google", "bing", "yandex" or "rfc9309".
-func (p LintProfile) String() string {
-	if int(p) < len(lintProfileNames) {
-		return lintProfileNames[p]
-	}
-	return "LintProfile(" + itoa(int(p)) + ")"
-}
-
-// ParseLintProfile turns a profile name (any case) into a LintProfile.
-func ParseLintProfile(s string) (LintProfile, bool) {
-	for i, n := range lintProfileNames {
-		if strings.EqualFold(s, n) {
-			return LintProfile(i), true
-		}
-	}
-	return LintGoogle, false
-}
-
-// LintOptions configure [Lint]. The zero value checks against Google.
-type LintOptions struct {
-	Profile LintProfile
+// Options configure [Run]. The zero value checks against Google.
+type Options struct {
+	// Engine is whose reading of robots.txt the file is checked against:
+	// which directives count as ignored, and how the file is parsed (Bing
+	// and Yandex are checked with Google's parser, the closest documented
+	// one; see package engine). Auto checks against Google.
+	Engine engine.Engine
 	// Agents are crawlers for the per-crawler view of the report: each a
 	// product token, a User-Agent header, or a comma-separated fallback
 	// chain ("Googlebot-Image,Googlebot").
@@ -50,63 +27,79 @@ type LintOptions struct {
 	// URL is where the file is served, when known: Sitemap lines are then
 	// checked against its host.
 	URL string
-	// Fetch describes how the file was fetched, when it was; its findings
-	// join the report. When the fetch did not return the file (an HTTP
-	// error, an unreachable host) the body is not linted: crawlers do not
-	// read it either.
-	Fetch *FetchInfo
+	// Fetch is the outcome of fetching the file, when it was fetched; its
+	// findings (status, redirects, Content-Type, RFC 9309 §2.3.1) join the
+	// report. When the fetch did not return the file (an HTTP error, an
+	// unreachable host) the body is not linted: crawlers do not read it
+	// either.
+	Fetch *robotsfetch.Outcome
 }
 
-// FetchInfo is what Lint needs to know about an HTTP fetch of robots.txt
-// (RFC 9309 §2.3.1).
-type FetchInfo struct {
-	// Chain is every URL requested, in order: the robots.txt URL first and
-	// the URL of the final answer last.
-	Chain []string
-	// Status is the final HTTP status; 0 when Err is set.
-	Status      int
-	ContentType string
-	// Err describes a failure to reach the server (DNS, TCP, TLS,
-	// timeout).
-	Err string
-}
-
-// LintReport is the result of [Lint].
-type LintReport struct {
-	Profile LintProfile
-	// Diagnostics are every finding, ordered by line, column and code;
+// Report is the result of [Run].
+type Report struct {
+	// Engine is the engine the file was checked against (never Auto).
+	Engine engine.Engine
+	// Findings are every finding, ordered by line, column and code;
 	// findings about the fetch (line 0) come first.
-	Diagnostics []Diagnostic
-	// Agents is the per-crawler view, one entry per LintOptions.Agents.
+	Findings []Finding
+	// Agents is the per-crawler view, one entry per Options.Agents.
 	Agents []AgentView
 
-	file  *File
+	file  *robotstxt.File
 	lines map[int]string // text of the lines that have findings, for SARIF columns
 }
+
+// Finding is one mistake in a robots.txt: where it is, how serious, its
+// stable code (documented by [Explain]), what crawlers make of the line
+// and what to change. Line 0 is about the fetch, not a line.
+type Finding struct {
+	Line     int // 1-based; 0 for findings about the fetch
+	Column   int // 1-based byte column; 0 with line 0
+	Severity Severity
+	Code     string // stable, kebab-case, e.g. "shadowed-rule"
+	Message  string
+	Hint     string // what to change
+}
+
+// String renders the finding as "line:col: severity: [code] message".
+func (f Finding) String() string {
+	return strconv.Itoa(f.Line) + ":" + strconv.Itoa(f.Column) + ": " + f.Severity.String() + ": [" + f.Code + "] " + f.Message
+}
+
+// Severity ranks findings; it is the parser's severity, so the parser's
+// own diagnostics join the report as they are.
+type Severity = robotstxt.Severity
+
+// The severities, lowest first.
+const (
+	Info    = robotstxt.Info
+	Warning = robotstxt.Warning
+	Error   = robotstxt.Error
+)
 
 // AgentView is what one crawler obeys in a file.
 type AgentView struct {
 	// Name is the crawler as asked for.
 	Name  string
-	Group GroupMatch
+	Group robotstxt.GroupMatch
 	// Rules are the rules in force for it: its groups merged, in file order.
-	Rules []Rule
+	Rules []robotstxt.Rule
 	// Ignored are the rules of every other group, which it does not obey.
-	Ignored []Rule
+	Ignored []robotstxt.Rule
 	// CrawlDelay is the Crawl-delay line it obeys under the report's
-	// profile (0: none); Inherited is set when it comes from the * group
+	// engine (0: none); Inherited is set when it comes from the * group
 	// (Bing's exception).
 	CrawlDelay          int
 	CrawlDelayInherited bool
 }
 
 // File returns the parsed file the report is about.
-func (r *LintReport) File() *File { return r.file }
+func (r *Report) File() *robotstxt.File { return r.file }
 
 // Count returns how many findings have at least the given severity.
-func (r *LintReport) Count(min Severity) int {
+func (r *Report) Count(min Severity) int {
 	n := 0
-	for _, d := range r.Diagnostics {
+	for _, d := range r.Findings {
 		if d.Severity >= min {
 			n++
 		}
@@ -114,38 +107,35 @@ func (r *LintReport) Count(min Severity) int {
 	return n
 }
 
-// Lint checks a robots.txt body for the mistakes that make crawlers read it
+// Run checks a robots.txt body for the mistakes that make crawlers read it
 // differently from what its author meant, and returns every finding with a
-// stable code (see [LintCodes]). It includes the parser's diagnostics. Lint
+// stable code (see [Codes]). It includes the parser's diagnostics. Run
 // never fails and is safe for any input.
-func Lint(data []byte, opts LintOptions) *LintReport {
-	r, _ := lint(data, opts)
+func Run(data []byte, opts Options) *Report {
+	r, _ := run(data, opts)
 	return r
 }
 
-// lint is Lint, also returning the work spent on cross-rule checks.
-func lint(data []byte, opts LintOptions) (*LintReport, int) {
-	l := linter{data: data, opts: opts, rep: &LintReport{Profile: opts.Profile}}
-	po := Options{}
-	if opts.Profile == LintRFC9309 {
-		po.Profile = RFC9309
-	}
-	l.f = ParseWith(data, po)
+// run is Run, also returning the work spent on cross-rule checks.
+func run(data []byte, opts Options) (*Report, int) {
+	opts.Engine = opts.Engine.Or(engine.Google)
+	l := linter{data: data, opts: opts, rep: &Report{Engine: opts.Engine}}
+	l.f = robotstxt.ParseWith(data, robotstxt.Options{Profile: opts.Engine.Parser()})
 	l.rep.file = l.f
 	if opts.Fetch != nil {
 		l.fetch(opts.Fetch)
 	}
-	if opts.Fetch == nil || (opts.Fetch.Err == "" && opts.Fetch.Status >= 200 && opts.Fetch.Status < 300) {
+	if opts.Fetch == nil || (opts.Fetch.Status >= 200 && opts.Fetch.Status < 300) {
 		l.body()
 	}
 	l.agents()
 	if l.work > lintBudget {
 		// Never stop silently: say which checks did not cover the file.
 		l.add(0, 0, Info, "checks-incomplete",
-			"the checks for shadowed rules and for * rules hidden by a crawler's own group stopped at their work limit ("+itoa(lintBudget)+" comparisons); other checks cover the whole file",
+			"the checks for shadowed rules and for * rules hidden by a crawler's own group stopped at their work limit ("+strconv.Itoa(lintBudget)+" comparisons); other checks cover the whole file",
 			"split the rules into fewer, simpler patterns")
 	}
-	slices.SortStableFunc(l.rep.Diagnostics, func(a, b Diagnostic) int {
+	slices.SortStableFunc(l.rep.Findings, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
@@ -155,7 +145,7 @@ func lint(data []byte, opts LintOptions) (*LintReport, int) {
 		return strings.Compare(a.Code, b.Code)
 	})
 	l.rep.lines = map[int]string{}
-	for _, d := range l.rep.Diagnostics {
+	for _, d := range l.rep.Findings {
 		if t, ok := l.text[d.Line]; ok {
 			l.rep.lines[d.Line] = t
 		}
@@ -165,21 +155,26 @@ func lint(data []byte, opts LintOptions) (*LintReport, int) {
 
 type linter struct {
 	data []byte
-	opts LintOptions
-	f    *File
-	rep  *LintReport
+	opts Options
+	f    *robotstxt.File
+	rep  *Report
 	// lines within the parsing limit, by number
-	lines []Line
+	lines []robotstxt.Line
 	text  map[int]string
 	cols  map[int]int // value column by line number
 	html  bool
-	// junk is set for an HTML page or a UTF-16 file: every line would be a
-	// finding, and html-file or utf16-file says it once.
-	junk bool
+	// junk is set for an HTML page, a UTF-16 file or a binary file: every
+	// line would be a finding, and html-file, utf16-file or binary-file
+	// says it once. binary is set for the last, whose lines are not
+	// reported at all.
+	junk, binary bool
 	// work counts the pattern comparisons and matcher calls of the
 	// cross-rule checks, which stop at lintBudget: a hostile file (tens of
-	// thousands of wildcard rules) must not make Lint quadratic.
+	// thousands of wildcard rules) must not make Run quadratic.
 	work int
+	// ties indexes each rule set's rules by kind and length, for
+	// redundant-wildcard; built on first use.
+	ties []*tieIndex
 }
 
 // spend records n units of work and reports whether the budget allows it.
@@ -194,7 +189,7 @@ func (l *linter) spend(n int) bool {
 // checkCost approximates the cost of one matcher call on rules: literal
 // rules are found by binary search, but the matcher may try every
 // wildcard rule whose literal head matches.
-func checkCost(rules []Rule) int {
+func checkCost(rules []robotstxt.Rule) int {
 	n := 0
 	for _, r := range rules {
 		if strings.ContainsAny(r.Pattern, "*$") {
@@ -209,17 +204,17 @@ func checkCost(rules []Rule) int {
 const lintBudget = 20_000_000
 
 func (l *linter) add(line, col int, sev Severity, code, msg, hint string) {
-	l.rep.Diagnostics = append(l.rep.Diagnostics, Diagnostic{Line: line, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+	l.rep.Findings = append(l.rep.Findings, Finding{Line: line, Column: col, Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
 func (l *linter) body() {
 	l.text = map[int]string{}
 	l.cols = map[int]int{}
-	var beyond *Line // first rule beyond the size limit
+	var beyond *robotstxt.Line // first rule beyond the size limit
 	limit := l.f.ParsedBytes()
-	for ln := range Lines(l.data, Options{Profile: l.f.Profile(), MaxBytes: -1}) {
+	for ln := range robotstxt.Lines(l.data, robotstxt.Options{Profile: l.f.Profile(), MaxBytes: -1}) {
 		if l.f.Truncated() && ln.Offset >= limit {
-			if ln.Key == KeyAllow || ln.Key == KeyDisallow || ln.Key == KeyUserAgent {
+			if ln.Key == robotstxt.KeyAllow || ln.Key == robotstxt.KeyDisallow || ln.Key == robotstxt.KeyUserAgent {
 				beyond = &ln
 				break
 			}
@@ -231,7 +226,7 @@ func (l *linter) body() {
 			l.cols[ln.Num] = ln.ValueCol
 		}
 	}
-	l.html = looksHTML(l.data) && !hasRules(l.f)
+	l.html = robotsfetch.LooksLikeHTML(l.data) && !hasRules(l.f)
 	if l.html {
 		l.junk = true
 		l.add(1, 1, Error, "html-file",
@@ -242,9 +237,18 @@ func (l *linter) body() {
 		l.junk = true
 		l.add(1, 1, Error, "utf16-file", "the file is UTF-16: crawlers read it as UTF-8 bytes and no line is read as written",
 			"save the file as UTF-8")
+	} else if !l.html && IsBinary(l.data) && !hasRules(l.f) {
+		// An image, an archive, a compiled file: crawlers parse it all
+		// the same (a NUL ends its line) and find no rule.
+		l.junk, l.binary = true, true
+		l.add(1, 1, Error, "binary-file",
+			"the file is not text ("+plural(bytes.Count(l.data, []byte{0}), "NUL byte")+" and other control bytes): crawlers parse it as robots.txt all the same, a NUL ending its line, find no rule in it and may fetch everything",
+			"serve the real robots.txt as UTF-8 text, or a 404 status when there is none")
 	}
 	l.parserDiags(beyond)
-	l.lineChecks()
+	if !l.binary {
+		l.lineChecks()
+	}
 	l.empty()
 	l.ruleChecks()
 	l.groupChecks()
@@ -255,14 +259,17 @@ func (l *linter) body() {
 // parserDiags copies the parser's diagnostics, adding hints and details the
 // parser leaves out. HTML pages make every tag line a finding; those are
 // summed up by html-file instead.
-func (l *linter) parserDiags(beyond *Line) {
-	byNum := map[int]*Line{}
+func (l *linter) parserDiags(beyond *robotstxt.Line) {
+	byNum := map[int]*robotstxt.Line{}
 	for i := range l.lines {
 		byNum[l.lines[i].Num] = &l.lines[i]
 	}
 	for _, d := range l.f.Diagnostics() {
 		if l.junk && (d.Code == "no-separator" || d.Code == "missing-colon" || d.Code == "misspelled-key") {
 			continue
+		}
+		if l.binary && d.Code != "size-limit" {
+			continue // binary-file says it once
 		}
 		switch d.Code {
 		case "invalid-value":
@@ -275,53 +282,57 @@ func (l *linter) parserDiags(beyond *Line) {
 			}
 		case "size-limit":
 			if beyond != nil {
-				d.Message += "; the first line ignored is line " + itoa(beyond.Num) + ": " + strings.TrimSpace(beyond.Text)
+				d.Message += "; the first line ignored is line " + strconv.Itoa(beyond.Num) + ": " + strings.TrimSpace(beyond.Text)
 			}
 		case "nul-byte", "invalid-utf8":
 			if isUTF16(l.data) {
 				continue // utf16-file says it once
 			}
 		case "missing-colon":
-			if ln := byNum[d.Line]; ln != nil && ln.Key == KeyUnknown {
+			if ln := byNum[d.Line]; ln != nil && ln.Key == robotstxt.KeyUnknown {
 				d.Hint = "write '" + ln.KeyText + ": " + ln.Value + "' if it is meant as a directive"
 			}
 		}
-		l.rep.Diagnostics = append(l.rep.Diagnostics, d)
+		l.rep.Findings = append(l.rep.Findings, Finding(d))
 	}
 }
 
-var valueHints = map[Key]string{
-	KeyCrawlDelay:    "give seconds as a number, e.g. 'Crawl-delay: 10'",
-	KeyRequestRate:   "write requests/period, e.g. 'Request-rate: 1/10s' or 'Request-rate: 1/10s 0100-0600'",
-	KeyVisitTime:     "write a UTC window hhmm-hhmm, e.g. 'Visit-time: 0100-0600'",
-	KeyHost:          "write a host name, e.g. 'Host: www.example.com'",
-	KeyCleanParam:    "write parameters joined by '&' and an optional path, e.g. 'Clean-param: ref&utm_source /shop/'",
-	KeyContentSignal: "write key=yes|no pairs, e.g. 'Content-Signal: search=yes, ai-train=no'",
-	KeyContentUsage:  "write key=y|n pairs, e.g. 'Content-Usage: train-ai=n'",
+var valueHints = map[robotstxt.Key]string{
+	robotstxt.KeyCrawlDelay:    "give seconds as a number, e.g. 'Crawl-delay: 10'",
+	robotstxt.KeyRequestRate:   "write requests/period, e.g. 'Request-rate: 1/10s' or 'Request-rate: 1/10s 0100-0600'",
+	robotstxt.KeyVisitTime:     "write a UTC window hhmm-hhmm, e.g. 'Visit-time: 0100-0600'",
+	robotstxt.KeyHost:          "write a host name, e.g. 'Host: www.example.com'",
+	robotstxt.KeyCleanParam:    "write parameters joined by '&' and an optional path, e.g. 'Clean-param: ref&utm_source /shop/'",
+	robotstxt.KeyContentSignal: "write key=yes|no pairs, e.g. 'Content-Signal: search=yes, ai-train=no'",
+	robotstxt.KeyContentUsage:  "write key=y|n pairs, e.g. 'Content-Usage: train-ai=n'",
+}
+
+// IsBinary reports whether data is not text: more than one byte in 20 of
+// its first 8 KiB are NUL bytes or other control characters (tab, LF, CR
+// and form feed aside), and it has at least one NUL. A UTF-16 file is text
+// in another encoding, not binary. Crawlers parse any body as robots.txt
+// (Google's parser ends a line at a NUL), so a binary file is not
+// refused: the linter reports binary-file when crawlers find no rule in
+// it, and rep check warns before answering.
+func IsBinary(data []byte) bool {
+	b := data[:min(len(data), 8192)]
+	if bytes.IndexByte(b, 0) < 0 || isUTF16(b) {
+		return false
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			ctl++
+		}
+	}
+	return ctl*20 > len(b)
 }
 
 func isUTF16(b []byte) bool {
 	return len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF)
 }
 
-// looksHTML reports whether the body is an HTML (or XML) page rather than
-// robots.txt: its first non-blank text is a tag that opens a document.
-func looksHTML(b []byte) bool {
-	b = bytes.TrimPrefix(b, bom[:])
-	b = bytes.TrimLeft(b, " \t\r\n\f\v")
-	if len(b) == 0 || b[0] != '<' {
-		return false
-	}
-	head := strings.ToLower(string(b[:min(len(b), 1024)]))
-	for _, t := range []string{"<!doctype", "<html", "<head", "<body", "<?xml", "<meta", "<title", "<script", "<div", "<p>", "<pre"} {
-		if strings.HasPrefix(head, t) {
-			return true
-		}
-	}
-	return strings.Contains(head, "<html")
-}
-
-func hasRules(f *File) bool {
+func hasRules(f *robotstxt.File) bool {
 	for _, g := range f.Groups() {
 		if len(g.Rules) > 0 {
 			return true
@@ -352,12 +363,12 @@ func (l *linter) lineChecks() {
 		}
 		if i := strings.Index(ln.Text, "\uFEFF"); i >= 0 {
 			msg := "byte order mark (U+FEFF) inside the file; it is only skipped at the very start"
-			if ln.Key == KeyUnknown && strings.HasPrefix(ln.KeyText, "\uFEFF") {
+			if ln.Key == robotstxt.KeyUnknown && strings.HasPrefix(ln.KeyText, "\uFEFF") {
 				msg += ": the key '" + strings.TrimPrefix(ln.KeyText, "\uFEFF") + "' is read as an unknown key and the line is ignored"
 			}
 			l.add(ln.Num, i+1, Warning, "bom-not-at-start", msg, "delete the invisible U+FEFF character (bytes EF BB BF)")
 		}
-		if ln.Key != KeyUnknown || l.junk {
+		if ln.Key != robotstxt.KeyUnknown || l.junk {
 			continue
 		}
 		key := ln.KeyText
@@ -383,7 +394,7 @@ func (l *linter) lineChecks() {
 	if crs > 0 {
 		msg := "line ends with a bare carriage return (CR)"
 		if crs > 1 {
-			msg = itoa(crs) + " lines end with a bare carriage return (CR), the first here"
+			msg = strconv.Itoa(crs) + " lines end with a bare carriage return (CR), the first here"
 		}
 		l.add(firstCR, len(l.textOf(firstCR))+1, Warning, "lone-cr",
 			msg+"; Google accepts it, but tools that split lines on LF read the file as one line",
@@ -444,7 +455,7 @@ func editDistance(a, b string) int {
 // empty reports a file with nothing for crawlers in it.
 func (l *linter) empty() {
 	for _, ln := range l.lines {
-		if ln.Key != KeyNone {
+		if ln.Key != robotstxt.KeyNone {
 			return
 		}
 	}
@@ -459,58 +470,99 @@ func (l *linter) empty() {
 		"if that is what you mean, serve a 404 or write 'User-agent: *' and 'Disallow:'")
 }
 
-// extensionChecks reports directives the profile's engine ignores.
+// extensionChecks reports directives the engine ignores.
 func (l *linter) extensionChecks() {
+	groups := l.f.Groups()
 	for _, e := range l.f.Extensions() {
-		why := ignoredBy(l.opts.Profile, e.Key)
-		if why == "" {
-			continue
-		}
 		col := 1
 		if t, ok := l.text[e.Line]; ok {
 			col = strings.Index(t, e.Name) + 1
 		}
-		l.add(e.Line, max(col, 1), Info, "ignored-directive", why, ignoredHint(l.opts.Profile, e.Key))
+		if e.Key == robotstxt.KeyCrawlDelay && e.Group >= 0 && e.Group < len(groups) {
+			if ops := crawlDelayIgnoredBy(groups[e.Group]); ops != nil {
+				who := strings.Join(ops, " and ") + " ignore"
+				if len(ops) == 1 {
+					who += "s"
+				}
+				l.add(e.Line, max(col, 1), Warning, "crawl-delay-ignored",
+					"Crawl-delay in a group for "+tokenList(groups[e.Group].Agents)+" only: "+who+" Crawl-delay, so it does not slow them down",
+					crawlDelayHint(ops))
+				continue // says more than ignored-directive would
+			}
+		}
+		why := ignoredBy(l.opts.Engine, e.Key)
+		if why == "" {
+			continue
+		}
+		l.add(e.Line, max(col, 1), Info, "ignored-directive", why, ignoredHint(l.opts.Engine, e.Key))
 	}
 }
 
-func ignoredBy(p LintProfile, k Key) string {
+// crawlDelayIgnoredBy returns the operators of the crawlers a group names
+// when the crawler registry documents every one of them as ignoring
+// Crawl-delay (Google's crawlers, Yandex's since 2018), else nil: a group
+// that also names '*' or a crawler that may read it is not reported.
+func crawlDelayIgnoredBy(g robotstxt.Group) []string {
+	var ops []string
+	for _, tok := range g.Tokens {
+		c, ok := crawlers.ByName(tok)
+		if !ok || c.CrawlDelay != crawlers.No || c.Operator == "" {
+			return nil
+		}
+		if !slices.Contains(ops, c.Operator) {
+			ops = append(ops, c.Operator)
+		}
+	}
+	return ops
+}
+
+func crawlDelayHint(ops []string) string {
+	switch {
+	case len(ops) == 1 && ops[0] == "Google":
+		return "Google sets its crawl rate by your server's responses (answer 500, 503 or 429 to slow it down for a while); delete the line, or move it to a group for crawlers that read it (bingbot)"
+	case len(ops) == 1 && ops[0] == "Yandex":
+		return "set the crawl rate in Yandex Webmaster; delete the line"
+	}
+	return "delete the line: no crawler of this group reads it"
+}
+
+func ignoredBy(p engine.Engine, k robotstxt.Key) string {
 	switch p {
-	case LintGoogle:
+	case engine.Google:
 		switch k {
-		case KeyCrawlDelay, KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam:
+		case robotstxt.KeyCrawlDelay, robotstxt.KeyRequestRate, robotstxt.KeyVisitTime, robotstxt.KeyHost, robotstxt.KeyCleanParam:
 			return "Google ignores " + k.String() + ": it reads only User-agent, Allow, Disallow and Sitemap"
 		}
-	case LintBing:
+	case engine.Bing:
 		switch k {
-		case KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam:
+		case robotstxt.KeyRequestRate, robotstxt.KeyVisitTime, robotstxt.KeyHost, robotstxt.KeyCleanParam:
 			return "Bing ignores " + k.String() + " (it honours Crawl-delay)"
 		}
-	case LintYandex:
+	case engine.Yandex:
 		switch k {
-		case KeyCrawlDelay:
+		case robotstxt.KeyCrawlDelay:
 			return "Yandex has ignored Crawl-delay since 2018-02-22"
-		case KeyHost:
+		case robotstxt.KeyHost:
 			return "Yandex deprecated Host in 2018; it no longer picks the main mirror from it"
-		case KeyRequestRate, KeyVisitTime:
+		case robotstxt.KeyRequestRate, robotstxt.KeyVisitTime:
 			return "Yandex ignores " + k.String()
 		}
-	case LintRFC9309:
+	case engine.RFC9309:
 		switch k {
-		case KeyCrawlDelay, KeyRequestRate, KeyVisitTime, KeyHost, KeyCleanParam, KeyContentSignal, KeyContentUsage:
+		case robotstxt.KeyCrawlDelay, robotstxt.KeyRequestRate, robotstxt.KeyVisitTime, robotstxt.KeyHost, robotstxt.KeyCleanParam, robotstxt.KeyContentSignal, robotstxt.KeyContentUsage:
 			return k.String() + " is not part of RFC 9309: crawlers may ignore it"
 		}
 	}
 	return ""
 }
 
-func ignoredHint(p LintProfile, k Key) string {
+func ignoredHint(p engine.Engine, k robotstxt.Key) string {
 	switch {
-	case p == LintYandex && k == KeyCrawlDelay:
+	case p == engine.Yandex && k == robotstxt.KeyCrawlDelay:
 		return "set the crawl rate in Yandex Webmaster; keep the line only for crawlers that read it (Bing)"
-	case p == LintYandex && k == KeyHost:
+	case p == engine.Yandex && k == robotstxt.KeyHost:
 		return "redirect the other mirrors to the main host with 301s; the line can go"
-	case p == LintGoogle && k == KeyCrawlDelay:
+	case p == engine.Google && k == robotstxt.KeyCrawlDelay:
 		return "Google adjusts its crawl rate to your server's responses; keep the line only for crawlers that read it (Bing)"
 	}
 	return "keep the line only if a crawler you care about reads it"
@@ -559,20 +611,25 @@ func (l *linter) sitemapChecks() {
 }
 
 // fetch reports what the HTTP answer means for crawlers.
-func (l *linter) fetch(fi *FetchInfo) {
-	if fi.Err != "" {
-		l.add(0, 0, Error, "fetch-unreachable", "robots.txt could not be fetched ("+fi.Err+"): crawlers assume every URL is disallowed (RFC 9309 §2.3.1.4)",
+func (l *linter) fetch(o *robotsfetch.Outcome) {
+	if o.Status == 0 {
+		why := o.Error
+		if why == "" {
+			why = o.Case.Explain()
+		}
+		l.add(0, 0, Error, "fetch-unreachable", "robots.txt could not be fetched ("+why+"): crawlers assume every URL is disallowed (RFC 9309 §2.3.1.4)",
 			"make sure the host resolves and serves /robots.txt")
 		return
 	}
-	if n := len(fi.Chain) - 1; n > 0 {
-		msg := "robots.txt is redirected " + plural(n, "time") + ": " + strings.Join(fi.Chain, " -> ")
-		if fi.Status >= 300 && fi.Status < 400 {
-			l.add(0, 0, Error, "fetch-redirect", msg+", and redirects again (status "+statusText(fi.Status)+"): after 5 redirects Google treats robots.txt as not found and crawls everything",
+	chain := append([]string{o.URL}, o.Redirects...)
+	if n := len(chain) - 1; n > 0 {
+		msg := "robots.txt is redirected " + plural(n, "time") + ": " + strings.Join(chain, " -> ")
+		if o.Status >= 300 && o.Status < 400 {
+			l.add(0, 0, Error, "fetch-redirect", msg+", and redirects again (status "+statusText(o.Status)+"): after 5 redirects Google treats robots.txt as not found and crawls everything",
 				"point the robots.txt URL directly (or in one redirect) at the file")
 			return
 		}
-		first, last := fi.Chain[0], fi.Chain[n]
+		first, last := chain[0], chain[n]
 		u0, e0 := url.Parse(first)
 		u1, e1 := url.Parse(last)
 		if e0 == nil && e1 == nil && !strings.EqualFold(u0.Host, u1.Host) {
@@ -580,7 +637,7 @@ func (l *linter) fetch(fi *FetchInfo) {
 		}
 		l.add(0, 0, Info, "fetch-redirect", msg, "fine for http->https and www redirects; otherwise serve the file directly")
 	}
-	switch s := fi.Status; {
+	switch s := o.Status; {
 	case s >= 200 && s < 300:
 	case s == 429 || s >= 500:
 		l.add(0, 0, Error, "fetch-status", "status "+statusText(s)+": robots.txt is unreachable and crawlers assume every URL is disallowed (RFC 9309 §2.3.1.4)",
@@ -588,17 +645,17 @@ func (l *linter) fetch(fi *FetchInfo) {
 	case s >= 400:
 		msg := "status " + statusText(s) + ": robots.txt is unavailable and crawlers may fetch every URL (RFC 9309 §2.3.1.3)"
 		if s == 401 || s == 403 {
-			msg += "; Google treats " + itoa(s) + " like 404"
+			msg += "; Google treats " + strconv.Itoa(s) + " like 404"
 		}
 		l.add(0, 0, Warning, "fetch-status", msg, "serve robots.txt with status 200, or keep the 404 if you want no rules")
 	case s >= 300:
 		l.add(0, 0, Error, "fetch-status", "status "+statusText(s)+" without a redirect that could be followed: crawlers treat robots.txt as not found",
 			"serve robots.txt with status 200")
 	default:
-		l.add(0, 0, Error, "fetch-status", "unexpected status "+itoa(s), "serve robots.txt with status 200")
+		l.add(0, 0, Error, "fetch-status", "unexpected status "+strconv.Itoa(s), "serve robots.txt with status 200")
 	}
-	if fi.Status >= 200 && fi.Status < 300 {
-		ct := strings.ToLower(fi.ContentType)
+	if o.Status >= 200 && o.Status < 300 {
+		ct := strings.ToLower(o.ContentType)
 		mt, params, _ := strings.Cut(ct, ";")
 		mt = strings.TrimSpace(mt)
 		switch {
@@ -619,9 +676,9 @@ func (l *linter) fetch(fi *FetchInfo) {
 
 func statusText(s int) string {
 	if t := statusNames[s]; t != "" {
-		return itoa(s) + " " + t
+		return strconv.Itoa(s) + " " + t
 	}
-	return itoa(s)
+	return strconv.Itoa(s)
 }
 
 var statusNames = map[int]string{301: "Moved Permanently", 302: "Found", 303: "See Other", 307: "Temporary Redirect",
@@ -657,15 +714,15 @@ func (l *linter) agents() {
 				}
 			}
 		}
-		if l.opts.Profile != LintGoogle {
+		if l.opts.Engine != engine.Google {
 			if _, line, ok := a.CrawlDelay(); ok {
 				v.CrawlDelay = line
-			} else if l.opts.Profile == LintBing && a.Group().Via != ViaStar && isBing(a.Group().Agent) {
+			} else if l.opts.Engine == engine.Bing && a.Group().Via != robotstxt.ViaStar && isBing(a.Group().Agent) {
 				if _, line, ok := l.f.Star().CrawlDelay(); ok {
 					v.CrawlDelay, v.CrawlDelayInherited = line, true
 				}
 			}
-			if l.opts.Profile == LintYandex {
+			if l.opts.Engine == engine.Yandex {
 				v.CrawlDelay, v.CrawlDelayInherited = 0, false
 			}
 		}

@@ -1,7 +1,10 @@
-package robotstxt
+package lint
 
 import (
+	"strconv"
 	"strings"
+
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // ruleChecks looks at each rule as written.
@@ -30,14 +33,14 @@ func (l *linter) ruleChecks() {
 			}
 			if p[0] != '/' && p[0] != '*' {
 				msg := "pattern '" + p + "' does not start with '/' or '*': it matches no URL, since paths start with '/'"
-				hint := "write '" + r.withPattern("/"+p) + "'"
+				hint := "write '" + withPattern(r, "/"+p) + "'"
 				if u := strings.Index(p, "://"); u >= 0 {
 					msg = "pattern '" + p + "' is a full URL: rules match the path only, so it matches no URL"
 					path := "/"
 					if s := strings.IndexByte(p[u+3:], '/'); s >= 0 {
 						path = p[u+3+s:]
 					}
-					hint = "write the path: '" + r.withPattern(path) + "'"
+					hint = "write the path: '" + withPattern(r, path) + "'"
 				}
 				l.add(r.Line, col, Warning, "pattern-start", msg, hint)
 			}
@@ -46,10 +49,10 @@ func (l *linter) ruleChecks() {
 					"'$' anchors a pattern only at its end; here it matches a literal '$' in the URL",
 					"if your URLs contain '$' here, keep it; if you meant to anchor the pattern, end it with '$'")
 			}
-			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") {
+			if t := strings.TrimRight(p, "*"); len(t) < len(p) && t != "" && !strings.HasSuffix(t, "$") && l.trimSafe(r, t) {
 				l.add(r.Line, col+len(t), Info, "redundant-wildcard",
-					"trailing '*' is redundant: '"+r.String()+"' matches exactly what '"+r.withPattern(t)+"' matches",
-					"write '"+r.withPattern(t)+"' (the '*' only makes the rule "+plural(len(p)-len(t), "character")+" longer, which raises its priority)")
+					"trailing '*' is redundant: '"+r.String()+"' matches exactly what '"+withPattern(r, t)+"' matches",
+					"write '"+withPattern(r, t)+"' (the '*' only makes the rule "+plural(len(p)-len(t), "character")+" longer, which raises its priority)")
 			}
 			if !r.Allow && !seenPrivate[p] {
 				if w := privateWord(p); w != "" {
@@ -65,7 +68,7 @@ func (l *linter) ruleChecks() {
 }
 
 // withPattern renders r with another pattern.
-func (r Rule) withPattern(p string) string {
+func withPattern(r robotstxt.Rule, p string) string {
 	r.Pattern = p
 	if r.Line == 0 {
 		r.Line = 1
@@ -112,7 +115,7 @@ func privateWord(p string) string {
 // spells the same first path segment in lower case (the site's URLs likely
 // do too), else info.
 func (l *linter) caseMismatch() {
-	var upper []Rule
+	var upper []robotstxt.Rule
 	lowerPats := map[string]bool{}
 	lowerSegs := map[string]bool{}
 	nLower := 0
@@ -154,8 +157,8 @@ func (l *linter) caseMismatch() {
 			sev, also = Warning, "; other rules spell '"+lseg+"' in lower case"
 		}
 		l.add(r.Line, l.valueCol(r.Line), sev, "case-mismatch",
-			"'"+r.String()+"' has capitals while the file's other "+itoa(nLower)+" rules are in lower case"+also+": paths are case-sensitive, so it does not match '"+low+"'",
-			"spell the path as your URLs do; add '"+r.withPattern(low)+"' if both spellings exist")
+			"'"+r.String()+"' has capitals while the file's other "+strconv.Itoa(nLower)+" rules are in lower case"+also+": paths are case-sensitive, so it does not match '"+low+"'",
+			"spell the path as your URLs do; add '"+withPattern(r, low)+"' if both spellings exist")
 	}
 }
 
@@ -172,7 +175,7 @@ func firstSegment(p string) string {
 // disallowAll reports a * group that blocks the whole site.
 func (l *linter) disallowAll() {
 	star := l.f.Star()
-	if star.Group().Via != ViaStar {
+	if star.Group().Via != robotstxt.ViaStar {
 		return
 	}
 	rules := star.Rules()
@@ -188,7 +191,7 @@ func (l *linter) disallowAll() {
 		var allows []string
 		for _, a := range rules {
 			if a.Allow && a.Pattern != "" {
-				allows = append(allows, itoa(a.Line))
+				allows = append(allows, strconv.Itoa(a.Line))
 			}
 		}
 		if len(allows) == 0 {
@@ -209,17 +212,17 @@ func lineList(ls []string) string {
 		return "line " + ls[0]
 	}
 	if len(ls) > 6 {
-		return "lines " + strings.Join(ls[:5], ", ") + " and " + itoa(len(ls)-5) + " more"
+		return "lines " + strings.Join(ls[:5], ", ") + " and " + strconv.Itoa(len(ls)-5) + " more"
 	}
 	return "lines " + strings.Join(ls[:len(ls)-1], ", ") + " and " + ls[len(ls)-1]
 }
 
 // entry is one set of merged groups: the rules some crawlers obey.
 type entry struct {
-	agent  *Agent
+	agent  *robotstxt.Agent
 	tokens []string
 	star   bool
-	rules  []Rule
+	rules  []robotstxt.Rule
 	first  int // first user-agent line
 	cost   int // checkCost of rules
 }
@@ -235,9 +238,9 @@ func (l *linter) entries() []entry {
 			groupOf[n] = i
 		}
 	}
-	add := func(a *Agent, tok string, star bool) {
+	add := func(a *robotstxt.Agent, tok string, star bool) {
 		m := a.Group()
-		if m.Via == ViaNone {
+		if m.Via == robotstxt.ViaNone {
 			return
 		}
 		// Crawlers named in the same groups obey the same rules.
@@ -248,7 +251,7 @@ func (l *linter) entries() []entry {
 		last := -1
 		for _, n := range m.Lines {
 			if g := groupOf[n]; g != last {
-				k.WriteString(itoa(g))
+				k.WriteString(strconv.Itoa(g))
 				k.WriteByte(',')
 				last = g
 			}
@@ -265,7 +268,7 @@ func (l *linter) entries() []entry {
 		rules := a.Rules()
 		out = append(out, entry{agent: a, tokens: []string{tok}, star: star, rules: rules, first: first, cost: checkCost(rules)})
 	}
-	if s := l.f.Star(); s.Group().Via == ViaStar {
+	if s := l.f.Star(); s.Group().Via == robotstxt.ViaStar {
 		add(s, "*", true)
 	}
 	written := map[string]string{}
@@ -299,7 +302,7 @@ func (l *linter) groupChecks() {
 	pairs := map[[2]int]bool{}
 	type shadowState struct {
 		in, shadowed int
-		by           Rule
+		by           robotstxt.Rule
 	}
 	shadow := map[int]*shadowState{}
 	for _, e := range ents {
@@ -307,10 +310,10 @@ func (l *linter) groupChecks() {
 		// Candidates by head; of rules repeated word for word only the
 		// first can shadow (it beats its copies), so files with thousands
 		// of copies stay linear.
-		byHead := map[string][]Rule{}
-		seen := map[Rule]bool{}
+		byHead := map[string][]robotstxt.Rule{}
+		seen := map[robotstxt.Rule]bool{}
 		for _, r := range e.rules {
-			if k := (Rule{Allow: r.Allow, Pattern: r.Pattern}); l.plainPattern(r.Pattern) && !seen[k] {
+			if k := (robotstxt.Rule{Allow: r.Allow, Pattern: r.Pattern}); l.plainPattern(r.Pattern) && !seen[k] {
 				seen[k] = true
 				h := head(r.Pattern)
 				byHead[h] = append(byHead[h], r)
@@ -347,12 +350,12 @@ func (l *linter) groupChecks() {
 			default:
 				why = "it is as long, of the same kind and comes first"
 			}
-			hint := "delete line " + itoa(r.Line) + ": it changes nothing"
+			hint := "delete line " + strconv.Itoa(r.Line) + ": it changes nothing"
 			if s.Allow != r.Allow {
-				hint = "line " + itoa(s.Line) + " overrides it everywhere; make this rule longer (more specific) than line " + itoa(s.Line) + " if it should win"
+				hint = "line " + strconv.Itoa(s.Line) + " overrides it everywhere; make this rule longer (more specific) than line " + strconv.Itoa(s.Line) + " if it should win"
 			}
 			l.add(r.Line, l.valueCol(r.Line), Warning, "shadowed-rule",
-				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+itoa(s.Line)+") matches every URL it matches and wins ("+why+")", hint)
+				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+strconv.Itoa(s.Line)+") matches every URL it matches and wins ("+why+")", hint)
 		}
 	}
 	l.starOverridden(ents)
@@ -379,19 +382,19 @@ func (l *linter) duplicates(e entry, pairs map[[2]int]bool) {
 			if !pairs[[2]int{*same, r.Line}] {
 				pairs[[2]int{*same, r.Line}] = true
 				l.add(r.Line, l.valueCol(r.Line), Info, "duplicate-rule",
-					"'"+r.String()+"' repeats line "+itoa(*same)+" for "+tokenList(e.tokens),
+					"'"+r.String()+"' repeats line "+strconv.Itoa(*same)+" for "+tokenList(e.tokens),
 					"delete one of the two lines")
 			}
 		case other != 0 && r.Pattern != "":
 			if !pairs[[2]int{other, r.Line}] {
 				pairs[[2]int{other, r.Line}] = true
-				d := Rule{Allow: !r.Allow, Pattern: r.Pattern, Line: other}
+				d := robotstxt.Rule{Allow: !r.Allow, Pattern: r.Pattern, Line: other}
 				al, dis := r, d
 				if !r.Allow {
 					al, dis = d, r
 				}
 				l.add(r.Line, l.valueCol(r.Line), Warning, "allow-disallow-conflict",
-					"'"+al.String()+"' (line "+itoa(al.Line)+") and '"+dis.String()+"' (line "+itoa(dis.Line)+") have the same pattern: Allow wins (equally long rules: the least restrictive one is used, RFC 9309 §2.2.2), so line "+itoa(dis.Line)+" never blocks anything",
+					"'"+al.String()+"' (line "+strconv.Itoa(al.Line)+") and '"+dis.String()+"' (line "+strconv.Itoa(dis.Line)+") have the same pattern: Allow wins (equally long rules: the least restrictive one is used, RFC 9309 §2.2.2), so line "+strconv.Itoa(dis.Line)+" never blocks anything",
 					"delete the rule you did not mean")
 			}
 		}
@@ -409,7 +412,7 @@ func tokenList(toks []string) string {
 		return "'" + toks[0] + "'"
 	}
 	if len(toks) > 4 {
-		return "'" + strings.Join(toks[:3], "', '") + "' and " + itoa(len(toks)-3) + " more"
+		return "'" + strings.Join(toks[:3], "', '") + "' and " + strconv.Itoa(len(toks)-3) + " more"
 	}
 	return "'" + strings.Join(toks, "', '") + "'"
 }
@@ -426,7 +429,7 @@ func (l *linter) plainPattern(p string) bool {
 		if c < 0x20 || c >= 0x7F || c == '%' {
 			return false
 		}
-		if l.f.Profile() == RFC9309 {
+		if l.f.Profile() == robotstxt.RFC9309 {
 			switch {
 			case c == '$' && i != len(p)-1:
 				return false
@@ -493,7 +496,7 @@ func globCovers(s, r string) bool {
 // beats reports whether rule s wins over rule r when both match a URL, as
 // the matcher decides: the longer pattern, then Allow, then the earlier
 // line.
-func beats(s, r Rule) bool {
+func beats(s, r robotstxt.Rule) bool {
 	if len(s.Pattern) != len(r.Pattern) {
 		return len(s.Pattern) > len(r.Pattern)
 	}
@@ -508,15 +511,15 @@ func beats(s, r Rule) bool {
 // rule whose head is not a prefix of r's head cannot match r's shortest
 // URL. Only plain patterns are compared; identical patterns are left to
 // duplicate-rule and allow-disallow-conflict.
-func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bool) {
+func (l *linter) shadowedBy(e entry, r robotstxt.Rule, byHead map[string][]robotstxt.Rule) (robotstxt.Rule, bool) {
 	if !l.plainPattern(r.Pattern) {
-		return Rule{}, false
+		return robotstxt.Rule{}, false
 	}
 	// Google reads "Allow: /d/index.html" as also allowing "/d/": such a
 	// rule may decide URLs its pattern does not match.
-	if r.Allow && l.f.Profile() == Google {
+	if r.Allow && l.f.Profile() == robotstxt.Google {
 		if s := strings.LastIndexByte(r.Pattern, '/'); s >= 0 && strings.HasPrefix(r.Pattern[s:], "/index.htm") {
-			return Rule{}, false
+			return robotstxt.Rule{}, false
 		}
 	}
 	rf := fullForm(r.Pattern)
@@ -524,7 +527,7 @@ func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bo
 	for k := 0; k <= len(rh); k++ {
 		for _, s := range byHead[rh[:k]] {
 			if !l.spend(1) {
-				return Rule{}, false
+				return robotstxt.Rule{}, false
 			}
 			if s.Line == r.Line || s.Pattern == r.Pattern || !beats(s, r) || !globCovers(fullForm(s.Pattern), rf) {
 				continue
@@ -532,7 +535,7 @@ func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bo
 			// Ask the matcher too: for the shortest URL the rule matches,
 			// it must not be the deciding rule.
 			if !l.spend(e.cost) {
-				return Rule{}, false
+				return robotstxt.Rule{}, false
 			}
 			if w, ok := witness(r.Pattern); !ok || e.agent.Check(w).Rule.Line == r.Line {
 				continue
@@ -540,39 +543,21 @@ func (l *linter) shadowedBy(e entry, r Rule, byHead map[string][]Rule) (Rule, bo
 			return s, true
 		}
 	}
-	return Rule{}, false
+	return robotstxt.Rule{}, false
 }
 
 // witness returns a path that pattern p matches: its stars removed (and a
-// final '$'), with the escaping the parser applies to patterns, so the
-// matcher compares like with like.
+// final '$'), escaped as the parser escapes patterns, so the matcher
+// compares like with like.
 func witness(p string) (string, bool) {
 	p = strings.TrimSuffix(p, "$")
-	var b strings.Builder
 	if !strings.HasPrefix(p, "/") {
 		if !strings.HasPrefix(p, "*") {
 			return "", false
 		}
-		b.WriteByte('/')
+		p = "/" + p
 	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '*':
-		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upperHex[unhex(p[i+1])])
-			b.WriteByte(upperHex[unhex(p[i+2])])
-			i += 2
-		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	w := b.String()
+	w := robotstxt.EscapePattern(strings.ReplaceAll(p, "*", ""))
 	if w == "/robots.txt" || strings.HasPrefix(w, "/robots.txt?") {
 		return "", false
 	}
@@ -583,11 +568,11 @@ func witness(p string) (string, bool) {
 // of the * group that would otherwise block them, naming those rules.
 func (l *linter) starOverridden(ents []entry) {
 	star := l.f.Star()
-	if star.Group().Via != ViaStar {
+	if star.Group().Via != robotstxt.ViaStar {
 		return
 	}
 	type probe struct {
-		r Rule
+		r robotstxt.Rule
 		w string
 	}
 	var probes []probe
@@ -625,7 +610,7 @@ func (l *linter) starOverridden(ents []entry) {
 			if e.agent.Check(p.w).Allowed {
 				n++
 				if len(lost) < 5 {
-					lost = append(lost, "'"+p.r.String()+"' (line "+itoa(p.r.Line)+")")
+					lost = append(lost, "'"+p.r.String()+"' (line "+strconv.Itoa(p.r.Line)+")")
 				}
 			}
 		}
@@ -634,11 +619,11 @@ func (l *linter) starOverridden(ents []entry) {
 		}
 		list := strings.Join(lost, ", ")
 		if n > len(lost) {
-			list += " and " + itoa(n-len(lost)) + " more"
+			list += " and " + strconv.Itoa(n-len(lost)) + " more"
 		}
-		who := "crawler " + tokenList(e.tokens) + " obeys only the group on line " + itoa(e.first) + " and ignores the * group, so it is"
+		who := "crawler " + tokenList(e.tokens) + " obeys only the group on line " + strconv.Itoa(e.first) + " and ignores the * group, so it is"
 		if len(e.tokens) > 1 {
-			who = "crawlers " + tokenList(e.tokens) + " obey only the group on line " + itoa(e.first) + " and ignore the * group, so they are"
+			who = "crawlers " + tokenList(e.tokens) + " obey only the group on line " + strconv.Itoa(e.first) + " and ignore the * group, so they are"
 		}
 		l.add(e.first, l.valueCol(e.first), Warning, "star-overridden",
 			who+" no longer blocked by "+list,
@@ -655,7 +640,7 @@ func (l *linter) bingCrawlDelay() {
 	}
 	for _, tok := range []string{"bingbot", "msnbot"} {
 		b := l.f.AgentExplicit(tok)
-		if b.Group().Via == ViaNone {
+		if b.Group().Via == robotstxt.ViaNone {
 			continue
 		}
 		if _, _, own := b.CrawlDelay(); own {
@@ -663,7 +648,7 @@ func (l *linter) bingCrawlDelay() {
 		}
 		first := b.Group().Lines[0]
 		l.add(first, l.valueCol(first), Info, "bing-crawl-delay",
-			"Bing applies the * group's Crawl-delay (line "+itoa(starLine)+") to "+tok+" although it has its own group; other crawlers with their own group ignore it",
+			"Bing applies the * group's Crawl-delay (line "+strconv.Itoa(starLine)+") to "+tok+" although it has its own group; other crawlers with their own group ignore it",
 			"write the Crawl-delay for "+tok+" in its own group to make it explicit")
 	}
 }

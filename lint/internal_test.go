@@ -1,27 +1,19 @@
-package robotstxt
+package lint
 
 import (
-	"os"
-	"path/filepath"
+	"strconv"
 	"testing"
+
+	"github.com/rep-toolkit/rep/internal/corpus"
 )
 
 // TestLintBudgetCorpus: no real file comes near the work limit, so the
 // limit never hides a finding there (docs/lint.md says so).
 func TestLintBudgetCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil || len(ents) == 0 {
-		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
-	}
 	most, which := 0, ""
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, w := lint(b, LintOptions{}); w > most {
-			most, which = w, e.Name()
+	for name, b := range corpus.Robots(t) {
+		if _, w := run(b, Options{}); w > most {
+			most, which = w, name
 		}
 	}
 	if most > lintBudget/4 {
@@ -37,7 +29,7 @@ func TestLintBudgetHostile(t *testing.T) {
 	b = append(b, "User-agent: *\n"...)
 	for i := range 20000 {
 		b = append(b, "Disallow: /*a"...)
-		b = append(b, itoa(i)...)
+		b = append(b, strconv.Itoa(i)...)
 		b = append(b, '\n')
 	}
 	for i := range 30 {
@@ -45,13 +37,13 @@ func TestLintBudgetHostile(t *testing.T) {
 		b = append(b, byte('a'+i%26), byte('a'+i/26))
 		b = append(b, "\nDisallow: /x\n"...)
 	}
-	r, w := lint(b, LintOptions{})
+	r, w := run(b, Options{})
 	if w > lintBudget+5001 {
 		t.Errorf("work %d exceeds the budget %d", w, lintBudget)
 	}
 	// Stopping is reported, never silent.
 	found := false
-	for _, d := range r.Diagnostics {
+	for _, d := range r.Findings {
 		found = found || d.Code == "checks-incomplete"
 	}
 	if (w > lintBudget) != found {
