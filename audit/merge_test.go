@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 

@@ -32,7 +32,7 @@ type PageVector struct {
 // module's checkout, found from this file's place in it.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "conformance")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "conformance")
 }
 
 // PageVectors reads every page-level vector; a missing or empty file fails
