@@ -8,15 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 func readCorpus(t testing.TB) map[string][]byte {
 	t.Helper()
-	dir := filepath.Join(shared, "corpus", "robots")
+	dir := corpus.Path(t, "robots")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
+		t.Fatal(err)
 	}
 	files := map[string][]byte{}
 	for _, e := range ents {
@@ -44,7 +45,7 @@ func TestGoogleAnswers(t *testing.T) {
 	for name, b := range files {
 		parsed[name] = robotstxt.ParseWith(b, robotstxt.Options{MaxBytes: -1})
 	}
-	fh, err := os.Open(filepath.Join(shared, "corpus", "google_answers.tsv"))
+	fh, err := os.Open(corpus.Path(t, "google_answers.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
