@@ -4,6 +4,11 @@
 # tests) with apt-get when they are missing; a test that cannot find them
 # fails, it never skips.
 
+# The robots.txt corpus (15 MB of third-party files) is not in the
+# repository: tests read it from $REP_CORPUS, by default ../shared/corpus
+# beside the checkout. Without it the tests that read it fail.
+export REP_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
+
 GO           ?= go
 GOBIN        := $(shell $(GO) env GOPATH)/bin
 STATICCHECK  := $(GOBIN)/staticcheck

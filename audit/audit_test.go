@@ -12,7 +12,7 @@ import (
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 

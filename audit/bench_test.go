@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/accesslog"
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
 // cpuTime returns the process's user+system CPU time: on a shared machine

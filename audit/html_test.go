@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/browsertest"
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/browsertest"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
 // TestHTMLInBrowser opens the HTML report of a generated log in headless
@@ -112,7 +112,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 }
 
-// browser starts headless Chromium for one test (internal/browsertest).
+// browser starts headless Chromium for one test (internal/testkit/browsertest).
 func browser(t *testing.T) context.Context {
 	return browsertest.Start(t, 1200, 900)
 }

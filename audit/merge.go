@@ -53,7 +53,10 @@ func MergeWith(opt MergeOptions, parts ...*Report) (*Report, error) {
 	if err := samePart(parts); err != nil {
 		return nil, err
 	}
-	mixed := false
+	mixed := false // a merged part that was mixed keeps the mark
+	for _, p := range parts {
+		mixed = mixed || p.MixedRobots
+	}
 	for i := 1; i < len(parts); i++ {
 		if sameHistory(parts[0], parts[i]) {
 			continue

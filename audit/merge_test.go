@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -182,6 +182,14 @@ func TestMergeRefuses(t *testing.T) {
 		m, err = MergeWith(MergeOptions{MixedRobots: true}, &a, p2)
 		if err != nil || !m.MixedRobots || m.Requests != 2 {
 			t.Errorf("%s with MixedRobots: %v; want a merge marked MixedRobots", c.name, err)
+			continue
+		}
+		// The mark survives a further merge with a part of the same
+		// (mixed) history.
+		p3 := *m
+		p3.Lines, p3.First = p3.Lines+1, p3.First.Add(time.Hour)
+		if m2, err := Merge(0, m, &p3); err != nil || !m2.MixedRobots {
+			t.Errorf("%s: merging a mixed report again: %v; want it still marked MixedRobots", c.name, err)
 		}
 	}
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // TestVerifyError: when the resolver gives no answer, the report counts

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep/crawlers/identity"
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // TestVerifyDNS verifies YandexBot (forward-confirmed reverse DNS only)

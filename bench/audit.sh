@@ -16,7 +16,7 @@ TMP=$(mktemp -d /tmp/rep-audit-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 go build -o "$TMP/rep" ./cmd/rep
-go build -o "$TMP/loggen" ./internal/loggen/cmd/loggen
+go build -o "$TMP/loggen" ./internal/testkit/loggen/cmd/loggen
 go test -c -o "$TMP/audit.test" ./audit
 "$TMP/loggen" -size "$SIZE" -bad-every -1 -o "$TMP/access.log" -robots "$TMP" -truth "$TMP/truth.json" 2>"$TMP/gen.txt"
 ROBOTS=$(sed -n 's/.*(combined) //p' "$TMP/gen.txt")

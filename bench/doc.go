@@ -6,6 +6,7 @@
 //
 // It is a separate module so that rep itself never depends on the peers.
 // The benchmarks are in bench_test.go; see README.md for what each one
-// measures and for the commands, and RESULTS.md for the latest figures.
+// measures and for the commands, ../BENCHMARKS.md for the headline figures
+// and results/<date>-<time>-<commit>/ for every run's raw results and notes.
 // The method follows shared/notes/perf-baseline.md.
 package bench

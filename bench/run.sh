@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# run.sh measures rep beside its peers and writes results/<date>/:
+# run.sh measures rep beside its peers and writes
+# results/<date>-<HHMM>-<commit>/ (UTC start time, short commit):
 #   bench.txt       raw `go test -bench` output of every run (benchstat input)
 #   machine.txt     machine, Go version, commit, load average and CPU time per run
 #   agreement.md/.tsv  verdicts compared with Google's (cmd/agree)
 #   *.benchstat.txt benchstat tables, libraries side by side (-col /lib)
 #   summary.md      medians, ratios to the fastest peer, targets (cmd/summary)
-#   report.md       all of the above in one file (the body of RESULTS.md)
+#   report.md       all of the above in one file
+# Notes on a run (what changed, what was tried beside it) go in NOTES.md
+# in the same directory.
 #
 # Usage: ./run.sh                      (COUNT=6 runs, BENCHTIME=1s each)
 #        COUNT=1 BENCHTIME=100ms ./run.sh   (a quick check of the harness)
@@ -23,7 +26,7 @@ cd "$(dirname "$0")"
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-1s}
 BENCH=${BENCH:-.}
-OUT=${OUT:-results/$(date -u +%Y-%m-%d)}
+OUT=${OUT:-results/$(date -u +%Y-%m-%d-%H%M)-$(git rev-parse --short=7 HEAD)}
 BENCHSTAT=$(go env GOPATH)/bin/benchstat
 [ -x "$BENCHSTAT" ] || go install golang.org/x/perf/cmd/benchstat@latest
 
@@ -75,7 +78,7 @@ done
 results/tmp/summary -agree "$OUT/agreement.tsv" "$OUT/bench.txt" > "$OUT/summary.md"
 
 
-# report.md: everything above in one Markdown file, the body of RESULTS.md.
+# report.md: everything above in one Markdown file.
 {
 	echo "## Run"
 	echo

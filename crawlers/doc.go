@@ -4,8 +4,8 @@
 // DNS suffixes, published IP-range lists, an AS number, or nothing).
 //
 // The registry is a readable JSON file embedded in the binary
-// (data/registry.json). It covers the operators whose verification methods
-// are documented in the team's research note (Google's three list families,
+// (data/registry.json). It covers the operators that document how to verify
+// their crawlers (Google's three list families,
 // Bing, Yandex, Baidu, Apple, DuckDuckGo, OpenAI, Anthropic, Common Crawl,
 // Perplexity, Meta, Amazon, Mistral AI, ByteDance, Cohere, and Yahoo's Slurp) and the robots.txt
 // control tokens Google-Extended and Applebot-Extended, which never crawl: a

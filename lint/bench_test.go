@@ -2,10 +2,9 @@ package lint_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/lint"
 )
 
@@ -13,7 +12,7 @@ import (
 // of the corpus (853 KB, 31,847 rules, over the size limit).
 func BenchmarkLint(b *testing.B) {
 	for _, name := range []string{"www.hulu.com", "docs.oracle.com"} {
-		data, err := os.ReadFile(filepath.Join(corpus.Dir(), name))
+		data, err := os.ReadFile(corpus.Path(b, "robots", name))
 		if err != nil {
 			b.Fatal(err)
 		}

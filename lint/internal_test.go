@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 )
 
 // TestLintBudgetCorpus: no real file comes near the work limit, so the

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"

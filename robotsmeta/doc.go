@@ -6,8 +6,8 @@
 // response into the effective policy for one crawler, under the combining
 // rules of one engine.
 //
-// Specifications followed (details and the vectors in
-// ../shared/notes/page-level.md and docs/page.md):
+// Specifications followed (details in docs/page.md; the conformance
+// vectors in testdata/conformance/page-level.json):
 //   - Google, "Robots meta tag, data-nosnippet, and X-Robots-Tag
 //     specifications" (developers.google.com/search/docs/crawling-indexing/
 //     robots-meta-tag, rev. 2026-03-24), and the 2007 posts on the robots

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rep-toolkit/rep/internal/conformance"
+	"github.com/rep-toolkit/rep/internal/testkit/conformance"
 )
 
-// Vector is one page-level vector (internal/conformance reads them).
+// Vector is one page-level vector (internal/testkit/conformance reads them).
 type Vector = conformance.PageVector
 
 // vectorsDisputed lists vectors we believe are wrong, with the reason. The

@@ -5,13 +5,13 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -42,7 +42,7 @@ func loadQueries(b *testing.B) map[string][]classQuery {
 	for name, data := range files {
 		agents[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Agent("ExampleBot")
 	}
-	fh, err := os.Open(filepath.Join(shared, "corpus", "urls.tsv"))
+	fh, err := os.Open(corpus.Path(b, "urls.tsv"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/testkit/conformance"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// shared is the read-only material beside the checkout (conformance vectors
-// and the real-world corpus). CI clones the repository with it beside it.
+// shared is the directory beside the checkout that holds the corpus, for
+// the lint benchmarks, which read it from there. Every other test finds the
+// corpus with internal/testkit/corpus, which honours $REP_CORPUS.
 var shared = filepath.Join("..", "..", "shared")
 
 type peerVector struct {
@@ -28,9 +30,9 @@ type peerVector struct {
 
 func loadPeerVectors(t testing.TB) []peerVector {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(shared, "conformance", "robotstxt-peers.json"))
+	b, err := os.ReadFile(filepath.Join(conformance.Dir(), "robotstxt-peers.json"))
 	if err != nil {
-		t.Fatalf("conformance vectors are missing (../shared must sit beside the checkout): %v", err)
+		t.Fatalf("conformance vectors are missing (testdata/conformance): %v", err)
 	}
 	var vs []peerVector
 	if err := json.Unmarshal(b, &vs); err != nil {

@@ -3,12 +3,11 @@ package robotstxt_test
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rep-toolkit/rep/internal/corpus"
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -26,7 +25,7 @@ func TestGoogleAnswers(t *testing.T) {
 	for name, b := range files {
 		parsed[name] = robotstxt.ParseWith(b, robotstxt.Options{MaxBytes: -1})
 	}
-	fh, err := os.Open(filepath.Join(shared, "corpus", "google_answers.tsv"))
+	fh, err := os.Open(corpus.Path(t, "google_answers.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 )
 
 // sameReading fails t when parsing data with and without fastRule gives
@@ -51,10 +53,10 @@ func TestFastRuleSameFile(t *testing.T) {
 	for name, body := range cases {
 		sameReading(t, name, []byte(body))
 	}
-	dir := filepath.Join("..", "..", "shared", "corpus", "robots")
+	dir := corpus.Path(t, "robots")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("corpus missing (../shared must sit beside the checkout): %v", err)
+		t.Fatal(err)
 	}
 	for _, e := range ents {
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))

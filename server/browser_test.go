@@ -16,13 +16,13 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/rep-toolkit/rep/internal/browsertest"
+	"github.com/rep-toolkit/rep/internal/testkit/browsertest"
 )
 
 // update rewrites the screenshots under docs/ from the browser tests.
 var update = flag.Bool("update", false, "rewrite docs/serve-*.png screenshots from the browser tests")
 
-// browser starts headless Chromium for one test (internal/browsertest).
+// browser starts headless Chromium for one test (internal/testkit/browsertest).
 func browser(t *testing.T) context.Context {
 	return browsertest.Start(t, 1280, 900)
 }

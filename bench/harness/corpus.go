@@ -99,8 +99,9 @@ func (c *Corpus) Class(cl Class) []*File {
 	return out
 }
 
-// DefaultDir is where the corpus sits relative to the bench directory:
-// the checkout is /work/main and the shared material /work/shared.
+// DefaultDir is where the corpus sits relative to the bench directory
+// (the working directory of its tests): ../shared/corpus beside the
+// checkout. make sets $REP_CORPUS to the same place.
 const DefaultDir = "../../shared/corpus"
 
 // Dir returns the corpus directory: $REP_CORPUS when set, else DefaultDir.

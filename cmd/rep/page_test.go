@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rep-toolkit/rep/internal/conformance"
+	"github.com/rep-toolkit/rep/internal/testkit/conformance"
 )
 
 // pageVectorsDisputed lists vectors believed wrong, with the reason; none.

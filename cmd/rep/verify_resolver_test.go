@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // TestVerifyNamesResolver: when the -resolver given fails (no answer, or

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // verifyZone is the DNS the in-process CLI tests query through -resolver.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // BenchmarkLookup is the range check behind every verification: a binary

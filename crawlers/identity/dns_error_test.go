@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // TestLookupErrorText: a lookup error names the server asked when the

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 type zoneFile struct {

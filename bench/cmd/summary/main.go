@@ -1,5 +1,5 @@
 // Command summary turns raw `go test -bench` output of this module into the
-// Markdown tables of RESULTS.md: rep beside its peers, the ratio of rep to
+// Markdown tables of a run's summary.md: rep beside its peers, the ratio of rep to
 // the fastest peer, and each target of issue 2 with a verdict. Values are
 // medians over every run of a benchmark (-count, or repeated invocations);
 // benchstat gives their confidence intervals.

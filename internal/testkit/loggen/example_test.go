@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
 func Example() {

@@ -1,9 +1,9 @@
-// Package conformance reads the shared test vectors for tests: the
-// page-level vectors of ../shared/conformance/page-level.json (robots meta
-// tags and X-Robots-Tag headers, from the engines' documentation; the
-// fields are explained in ../shared/conformance/README). The files are read
-// in place, beside the checkout as in CI, so new vectors are picked up
-// without a copy to refresh.
+// Package conformance reads the conformance vectors kept in the
+// repository's testdata/conformance for tests: the page-level vectors of
+// page-level.json (robots meta tags and X-Robots-Tag headers, from the
+// engines' documentation) and the directory that also holds the robots.txt
+// vectors of peer implementations. testdata/conformance/README.md explains
+// the fields and gives each vector set's source, licence and attribution.
 package conformance
 
 import (
@@ -28,11 +28,11 @@ type PageVector struct {
 	Note    string          `json:"note"`
 }
 
-// Dir is the shared conformance directory: ../shared/conformance beside the
-// module's checkout, found from this file's place in it.
+// Dir is the conformance directory, testdata/conformance at the module's
+// root, found from this file's place in it.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "conformance")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "conformance")
 }
 
 // PageVectors reads every page-level vector; a missing or empty file fails
@@ -41,7 +41,7 @@ func PageVectors(tb testing.TB) []PageVector {
 	tb.Helper()
 	data, err := os.ReadFile(filepath.Join(Dir(), "page-level.json"))
 	if err != nil {
-		tb.Fatalf("page-level vectors are missing (../shared must sit beside the checkout): %v", err)
+		tb.Fatalf("page-level vectors are missing (testdata/conformance): %v", err)
 	}
 	var vs []PageVector
 	if err := json.Unmarshal(data, &vs); err != nil {

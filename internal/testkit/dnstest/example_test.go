@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/rep-toolkit/rep/internal/dnstest"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 func ExampleStart() {

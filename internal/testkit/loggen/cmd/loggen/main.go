@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rep-toolkit/rep/internal/loggen"
+	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
 func main() {
