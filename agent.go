@@ -186,26 +186,44 @@ func (a *Agent) Parser() robotstxt.Profile { return a.Engine.Parser() }
 // String returns the agent's fallback chain, e.g. "Googlebot-Image,Googlebot".
 func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }
 
+// CrawlDelay is the Crawl-delay the agent's engine reads for it in f: its
+// group's, or for bing, when its own group sets none, the * group's (as
+// Bing documents; fromStar is then set). ok is false when f sets none the
+// engine reads.
+func (a *Agent) CrawlDelay(f *robotstxt.File) (d time.Duration, line int, fromStar, ok bool) {
+	if f == nil || !a.Engine.ReadsCrawlDelay() {
+		return 0, 0, false, false
+	}
+	g := a.Group(f)
+	if d, line, ok = g.CrawlDelay(); ok {
+		return d, line, false, true
+	}
+	if a.Engine == engine.Bing && g.Group().Via != robotstxt.ViaStar {
+		if d, line, ok = f.Star().CrawlDelay(); ok {
+			return d, line, true, true
+		}
+	}
+	return 0, 0, false, false
+}
+
 // SiteDelay reads the interval the site asks of the agent in r: its
-// group's Crawl-delay for the engines that read it (for bing, a group
-// without one inherits the * group's, as Bing documents), and Request-rate
-// for yandex; the longer interval wins. src says where it comes from:
+// Crawl-delay (see CrawlDelay), and Request-rate for the engines that read
+// it; the longer interval wins. src says where it comes from:
 // "crawl-delay (line N)", "crawl-delay (line N, * group)", "request-rate
 // (line N)". ok is false when the site sets none the engine reads.
 func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, ok bool) {
-	if r.File == nil || !a.Engine.ReadsCrawlDelay() {
+	if r.File == nil {
 		return 0, "", false
 	}
-	g := a.Group(r.File)
-	if cd, line, has := g.CrawlDelay(); has {
-		d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
-	} else if a.Engine == engine.Bing && g.Group().Via != robotstxt.ViaStar {
-		if cd, line, has := r.File.Star().CrawlDelay(); has {
-			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d, * group)", line), true
+	d, line, fromStar, ok := a.CrawlDelay(r.File)
+	if ok {
+		src = fmt.Sprintf("crawl-delay (line %d)", line)
+		if fromStar {
+			src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
 		}
 	}
 	if a.Engine.ReadsRequestRate() {
-		if e, has := g.Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
+		if e, has := a.Group(r.File).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
 				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
 			}

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"fmt"
+	"github.com/rep-toolkit/rep"
 	"os"
 
 	"github.com/rep-toolkit/rep/engine"
@@ -55,7 +56,8 @@ func ExampleExplain() {
 // bingbot: Bing honours Crawl-delay, and applies the * group's to bingbot.
 func ExampleOptions_engine() {
 	body := []byte("User-agent: *\nDisallow: /tmp/\nCrawl-delay: 5\nRequest-rate: 1/10s\n\nUser-agent: bingbot\nDisallow: /search\n")
-	r := lint.Run(body, lint.Options{Engine: engine.Bing, Agents: []string{"bingbot"}})
+	bingbot, _ := rep.NewAgent("bingbot", rep.AgentOptions{Engine: engine.Bing})
+	r := lint.Run(body, lint.Options{Engine: engine.Bing, Agents: []*rep.Agent{bingbot}})
 	for _, f := range r.Findings {
 		fmt.Println(f)
 	}

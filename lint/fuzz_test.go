@@ -3,6 +3,7 @@ package lint_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/rep-toolkit/rep"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,12 +24,19 @@ func FuzzLint(f *testing.F) {
 	}
 	f.Add([]byte("User-agent: *\nDisallow: /*a*b$\nAllow: /*a\n"), uint8(3))
 	f.Add([]byte("\xef\xbb\xbfUser-agent: x\r\rDisallow: /\x00\n\xff"), uint8(1))
-	f.Fuzz(func(t *testing.T, data []byte, profile uint8) {
-		opts := lint.Options{
-			Engine: engine.All()[profile%4],
-			Agents: []string{"Googlebot", "bingbot,Googlebot", "Mozilla/5.0 (compatible; bingbot/2.0)"},
-			URL:    "https://example.com/robots.txt",
+	fuzzAgents := map[engine.Engine][]*rep.Agent{}
+	for _, e := range engine.All() {
+		for _, n := range []string{"Googlebot", "bingbot,Googlebot", "Mozilla/5.0 (compatible; bingbot/2.0)", "AdsBot-Google"} {
+			a, err := rep.NewAgent(n, rep.AgentOptions{Engine: e})
+			if err != nil {
+				f.Fatal(err)
+			}
+			fuzzAgents[e] = append(fuzzAgents[e], a)
 		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, profile uint8) {
+		e := engine.All()[profile%4]
+		opts := lint.Options{Engine: e, Agents: fuzzAgents[e], URL: "https://example.com/robots.txt"}
 		r := lint.Run(data, opts)
 		lines := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) + 1
 		for _, d := range r.Findings {

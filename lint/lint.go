@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"github.com/rep-toolkit/rep"
 	"net/url"
 	"slices"
 	"strconv"
@@ -20,10 +21,11 @@ type Options struct {
 	// and Yandex are checked with Google's parser, the closest documented
 	// one; see package engine). Auto checks against Google.
 	Engine engine.Engine
-	// Agents are crawlers for the per-crawler view of the report: each a
-	// product token, a User-Agent header, or a comma-separated fallback
-	// chain ("Googlebot-Image,Googlebot").
-	Agents []string
+	// Agents are crawlers for the per-crawler view of the report, as
+	// rep.NewAgent resolves them: the group each obeys (its fallback chain,
+	// whether it ignores the * group), the rules it ignores, and the
+	// Crawl-delay its engine reads.
+	Agents []*rep.Agent
 	// URL is where the file is served, when known: Sitemap lines are then
 	// checked against its host.
 	URL string
@@ -79,9 +81,12 @@ const (
 
 // AgentView is what one crawler obeys in a file.
 type AgentView struct {
-	// Name is the crawler as asked for.
-	Name  string
-	Group robotstxt.GroupMatch
+	// Name is the crawler as asked for; Engine whose rules it follows;
+	// Notes what the crawler registry changed about its answer.
+	Name   string
+	Engine engine.Engine
+	Notes  []string
+	Group  robotstxt.GroupMatch
 	// Rules are the rules in force for it: its groups merged, in file order.
 	Rules []robotstxt.Rule
 	// Ignored are the rules of every other group, which it does not obey.
@@ -692,44 +697,27 @@ func plural(n int, w string) string {
 	return strconv.Itoa(n) + " " + w + "s"
 }
 
-// agents builds the per-crawler view.
+// agents builds the per-crawler view, each crawler resolved by rep.Agent
+// (the registry's fallback chains and * group exceptions, its engine's
+// Crawl-delay reading), as every door of rep resolves it.
 func (l *linter) agents() {
-	for _, name := range l.opts.Agents {
-		var chain []string
-		for _, n := range strings.Split(name, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				chain = append(chain, n)
-			}
-		}
-		a := l.f.Agent(chain...)
-		v := AgentView{Name: name, Group: a.Group(), Rules: a.Rules()}
+	for _, a := range l.opts.Agents {
+		g := a.Group(l.f)
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules()}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true
 		}
-		for _, g := range l.f.Groups() {
-			for _, r := range g.Rules {
+		for _, grp := range l.f.Groups() {
+			for _, r := range grp.Rules {
 				if !in[r.Line] {
 					v.Ignored = append(v.Ignored, r)
 				}
 			}
 		}
-		if l.opts.Engine != engine.Google {
-			if _, line, ok := a.CrawlDelay(); ok {
-				v.CrawlDelay = line
-			} else if l.opts.Engine == engine.Bing && a.Group().Via != robotstxt.ViaStar && isBing(a.Group().Agent) {
-				if _, line, ok := l.f.Star().CrawlDelay(); ok {
-					v.CrawlDelay, v.CrawlDelayInherited = line, true
-				}
-			}
-			if l.opts.Engine == engine.Yandex {
-				v.CrawlDelay, v.CrawlDelayInherited = 0, false
-			}
+		if _, line, fromStar, ok := a.CrawlDelay(l.f); ok {
+			v.CrawlDelay, v.CrawlDelayInherited = line, fromStar
 		}
 		l.rep.Agents = append(l.rep.Agents, v)
 	}
-}
-
-func isBing(tok string) bool {
-	return strings.EqualFold(tok, "bingbot") || strings.EqualFold(tok, "msnbot")
 }

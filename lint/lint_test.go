@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/rep-toolkit/rep"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func lintCases(t *testing.T) []lintCase {
 			if err != nil {
 				t.Fatalf("%s/options.json: %v", dir, err)
 			}
-			c.opts = lint.Options{Engine: e, Agents: o.Agents, URL: o.URL}
+			c.opts = lint.Options{Engine: e, Agents: agentsOf(t, o.Agents, e), URL: o.URL}
 			if f := o.Fetch; f != nil {
 				if len(f.Chain) == 0 {
 					t.Fatalf("%s/options.json: fetch without a chain", dir)
@@ -646,4 +647,18 @@ func TestLintLineEnds(t *testing.T) {
 			t.Errorf("%q: lone-cr reported %v, want %v: %v", tc.data, got, tc.want, r.Findings)
 		}
 	}
+}
+
+// agentsOf resolves a case's crawler names as rep lint -agent does.
+func agentsOf(t *testing.T, names []string, e engine.Engine) []*rep.Agent {
+	t.Helper()
+	var out []*rep.Agent
+	for _, n := range names {
+		a, err := rep.NewAgent(n, rep.AgentOptions{Engine: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
 }

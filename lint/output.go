@@ -72,12 +72,15 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 }
 
 func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
-	bw.WriteString("\nagent " + a.Name + ": ")
+	bw.WriteString("\nagent " + a.Name + " (" + a.Engine.String() + " rules): ")
 	switch a.Group.Via {
 	case robotstxt.ViaNone:
-		bw.WriteString("no group applies (no group names it and there is no * group): everything is allowed\n")
+		bw.WriteString(a.Group.Via.String() + ": everything is allowed\n")
 	default:
 		bw.WriteString("obeys " + a.Group.Via.String() + ", user-agent lines " + intList(a.Group.Lines) + "\n")
+	}
+	for _, n := range a.Notes {
+		bw.WriteString("  note: " + n + "\n")
 	}
 	bw.WriteString("  rules in force:\n")
 	if len(a.Rules) == 0 {
@@ -138,6 +141,8 @@ type jsonRule struct {
 
 type jsonAgent struct {
 	Name                string     `json:"name"`
+	Engine              string     `json:"engine"`
+	Notes               []string   `json:"notes,omitempty"`
 	Group               string     `json:"group"`
 	Via                 string     `json:"via"`
 	GroupLines          []int      `json:"group_lines"`
@@ -167,7 +172,7 @@ func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 		}
 	}
 	for _, a := range r.Agents {
-		ja := jsonAgent{Name: a.Name, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
+		ja := jsonAgent{Name: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
 			Rules: []jsonRule{}, Ignored: []jsonRule{}, CrawlDelayLine: a.CrawlDelay, CrawlDelayInherited: a.CrawlDelayInherited}
 		if ja.GroupLines == nil {
 			ja.GroupLines = []int{}

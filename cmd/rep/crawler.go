@@ -69,6 +69,7 @@ type fetchSettings struct {
 	userAgent    string // empty: tool's, naming the agent
 	allowPrivate bool
 	timeout      time.Duration
+	maxBytes     int // 0: the 500 KiB crawlers read
 }
 
 // fetchers holds one robotsfetch.Fetcher per run and settings, so a run
@@ -85,6 +86,7 @@ type fetcherKey struct {
 	parser       uint8
 	allowPrivate bool
 	timeout      time.Duration
+	maxBytes     int
 }
 
 // fetcher returns the run's fetcher for s: the one way every command
@@ -106,13 +108,13 @@ func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second
 	}
-	k := fetcherKey{e, ua, uint8(parser), s.allowPrivate, s.timeout}
+	k := fetcherKey{e, ua, uint8(parser), s.allowPrivate, s.timeout, s.maxBytes}
 	fetchers.Lock()
 	defer fetchers.Unlock()
 	if f := fetchers.m[k]; f != nil {
 		return f, nil
 	}
-	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: parser, Guard: !s.allowPrivate, Timeout: s.timeout})
+	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: parser, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
 	if err != nil {
 		return nil, err
 	}

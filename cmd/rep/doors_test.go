@@ -144,9 +144,10 @@ func (c doorCase) flags() []string {
 
 // TestDoorsAgree runs each case through the library (a file given, and
 // fetching), rep check with a file and fetching from a loopback site, the
-// server's /api/check and /api/allowed, rep page's robots verdict and rep
-// audit on a log line, and asserts one verdict, one deciding line and one
-// group everywhere.
+// server's /api/check and /api/allowed, rep lint -agent's per-crawler
+// view, rep page's robots verdict and rep audit on a log line, and asserts
+// one verdict, one deciding line and one group everywhere (lint's view
+// shows the group and the rules in force, not a verdict).
 func TestDoorsAgree(t *testing.T) {
 	if len(doorCases) < 30 {
 		t.Fatalf("%d cases: the doors are held by at least 30", len(doorCases))
@@ -196,6 +197,8 @@ func TestDoorsAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			doorCLI(t, "check -robots", want, append(append([]string{"check", "-json", "-robots", file}, c.flags()...), c.path)...)
+			// rep lint -agent: the group its per-crawler view shows.
+			doorLint(t, c, file)
 			// rep check fetching from the loopback site.
 			doorCLI(t, "check fetching", want, append(append([]string{"check", "-json", "-allow-private"}, c.flags()...), base+c.path)...)
 			// The server: /api/check with the file inline, /api/allowed
@@ -228,6 +231,35 @@ func doorCLI(t *testing.T, door string, want doorVerdict, args ...string) {
 	}
 	if wantCode := map[bool]int{true: exitOK, false: exitFinding}[want.Allowed]; code != wantCode {
 		t.Errorf("%s: exit %d, want %d", door, code, wantCode)
+	}
+}
+
+func doorLint(t *testing.T, c doorCase, file string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	run(context.Background(), append(append([]string{"lint", "-json"}, c.flags()...), file), nil, &out, &errb)
+	var rpt struct {
+		Agents []struct {
+			Group string `json:"group"`
+			Rules []struct {
+				Line int `json:"line"`
+			} `json:"rules"`
+		} `json:"agents"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rpt); err != nil || len(rpt.Agents) != 1 {
+		t.Fatalf("lint: %v: %s%s", err, out.String(), errb.String())
+	}
+	v := rpt.Agents[0]
+	if v.Group != c.group {
+		t.Errorf("lint -agent: group %q, want %q", v.Group, c.group)
+	}
+	// The deciding line, when there is one, is among the rules in force.
+	found := c.line == 0
+	for _, r := range v.Rules {
+		found = found || r.Line == c.line
+	}
+	if !found {
+		t.Errorf("lint -agent: line %d not among the rules in force %v", c.line, v.Rules)
 	}
 }
 

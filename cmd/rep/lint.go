@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rep-toolkit/rep"
 	"io"
-	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
@@ -48,14 +45,15 @@ func runLint(e *env) int {
 	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	var agents []string
-	fs.Func("agent", "add the per-crawler view for `NAME` (a product token, a User-Agent, or a comma-separated fallback chain); repeatable", func(s string) error {
+	fs.Func("agent", "add the per-crawler view for `NAME` (a product token, a User-Agent, or a comma-separated fallback chain), as the crawler behaves (see rep check); repeatable", func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return errors.New("empty agent name")
 		}
 		agents = append(agents, s)
 		return nil
 	})
-	profile := fs.String("profile", "google", "the `PROFILE` whose reading to check: google, bing, yandex or rfc9309")
+	profile := fs.String("profile", "", "the `ENGINE` whose reading to check: "+engine.Names+" (default google; each -agent's view follows the crawler's own engine unless given)")
+	parserOnly := fs.Bool("parser-only", false, "per-crawler views with the bare parser: no registry fallback chains or * group exceptions")
 	format := fs.String("format", "text", "output `FORMAT`: text, json or sarif")
 	asJSON := fs.Bool("json", false, "same as -format json, as for every other command")
 	severity := fs.String("severity", "warning", "show findings at or above `LEVEL` (info, warning, error) and exit 1 if there are any")
@@ -87,6 +85,15 @@ func runLint(e *env) int {
 		fmt.Fprintf(e.stderr, "rep lint: unknown -profile %q: use %s\n", *profile, engine.Names)
 		return exitUsage
 	}
+	var views []*rep.Agent
+	for _, n := range agents {
+		a, err := rep.NewAgent(n, rep.AgentOptions{Engine: eng, ParserOnly: *parserOnly})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: -agent: %v\n", err)
+			return exitUsage
+		}
+		views = append(views, a)
+	}
 	minSev, ok := lintSeverity(*severity)
 	if !ok {
 		fmt.Fprintf(e.stderr, "rep lint: unknown -severity %q: use info, warning or error\n", *severity)
@@ -116,7 +123,7 @@ func runLint(e *env) int {
 		return exitUsage
 	}
 	arg := fs.Arg(0)
-	opts := lint.Options{Engine: eng, Agents: agents}
+	opts := lint.Options{Engine: eng, Agents: views}
 	var data []byte
 	name := arg
 	if lintIsURL(arg) {
@@ -184,91 +191,22 @@ func lintRobotsURL(rawurl string) (string, error) {
 	return origin + "/robots.txt", nil
 }
 
-// lintFetch fetches robotsURL with robotsfetch, as a crawler would, and
-// returns the body (when the status makes crawlers read it) and what the
-// fetch means. The transport keeps a copy of the last response's body for
-// the linter and, unless allowPrivate, refuses private addresses.
+// lintFetch fetches robotsURL through the fetcher every command uses, as
+// a crawler would, reading up to lintMaxFetch bytes so that the first rule
+// past the 500 KiB crawlers read can be named, and returns the body (when
+// the status makes crawlers read it) and what the fetch means. A refused
+// private address is an input error that says what to do.
 func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate bool) ([]byte, *robotsfetch.Outcome, error) {
-	dialer := netguard.Dialer(10 * time.Second)
-	if allowPrivate {
-		dialer.Control = nil
-	}
-	tr := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, ResponseHeaderTimeout: timeout,
-		TLSHandshakeTimeout: 10 * time.Second, MaxResponseHeaderBytes: 64 << 10}
-	defer tr.CloseIdleConnections()
-	tee := &lintTee{base: tr}
-	fetcher, err := robotsfetch.New(robotsfetch.Options{
-		UserAgent: ua, MaxBytes: lintMaxFetch, Timeout: timeout, BodyTimeout: timeout,
-		Client: &http.Client{Transport: tee},
-	})
+	f, err := e.fetcher(fetchSettings{tool: "rep-lint", userAgent: ua, allowPrivate: allowPrivate, timeout: timeout, maxBytes: lintMaxFetch})
 	if err != nil {
 		return nil, nil, err
 	}
-	rb, err := fetcher.Get(e.ctx, robotsURL)
+	rb, err := f.Get(e.ctx, robotsURL)
 	if err != nil {
 		return nil, nil, err
 	}
-	if tee.blocked != nil {
-		return nil, nil, fmt.Errorf("%s: %v (use -allow-private to lint a local or staging server)", robotsURL, tee.blocked)
+	if err := rb.Outcome.Err(); errors.Is(err, robotsfetch.ErrRefused) {
+		return nil, nil, fmt.Errorf("%v (use -allow-private to lint a local or staging server)", err)
 	}
-	return tee.body(), &rb.Outcome, nil
-}
-
-// lintTee is an http.RoundTripper that keeps a copy of the body of the last
-// response (up to lintMaxFetch bytes) as the fetcher reads it. It leaves
-// content decoding to the transport, which then asks for gzip and hands
-// the fetcher and the copy the decoded bytes.
-type lintTee struct {
-	base    http.RoundTripper
-	mu      sync.Mutex
-	buf     *bytes.Buffer
-	blocked error
-}
-
-func (t *lintTee) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.Header.Del("Accept-Encoding")
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		var be *netguard.BlockedError
-		if errors.As(err, &be) {
-			t.mu.Lock()
-			t.blocked = be
-			t.mu.Unlock()
-		}
-		return nil, err
-	}
-	buf := &bytes.Buffer{}
-	t.mu.Lock()
-	t.buf = buf
-	t.mu.Unlock()
-	resp.Body = &lintTeeBody{ReadCloser: resp.Body, t: t, buf: buf}
-	return resp, nil
-}
-
-func (t *lintTee) body() []byte {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.buf == nil {
-		return nil
-	}
-	return t.buf.Bytes()
-}
-
-type lintTeeBody struct {
-	io.ReadCloser
-	t   *lintTee
-	buf *bytes.Buffer
-}
-
-func (b *lintTeeBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.t.mu.Lock()
-		if room := lintMaxFetch - b.buf.Len(); room > 0 {
-			b.buf.Write(p[:min(n, room)])
-		}
-		b.t.mu.Unlock()
-	}
-	return n, err
+	return rb.Body, &rb.Outcome, nil
 }
