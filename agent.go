@@ -191,20 +191,28 @@ func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }
 // without one inherits the * group's, as Bing documents), and Request-rate
 // for yandex; the longer interval wins. src says where it comes from:
 // "crawl-delay (line N)", "crawl-delay (line N, * group)", "request-rate
-// (line N)". ok is false when the site sets none the engine reads.
+// (line N)". ok is false when the site sets none the engine reads. A
+// Crawler's pacing reads more than the engine does (see Politeness).
 func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, ok bool) {
-	if r.File == nil || !a.Engine.ReadsCrawlDelay() {
+	return a.siteDelay(r, pacing{a.Engine.ReadsCrawlDelay(), a.Engine.ReadsRequestRate()})
+}
+
+// siteDelay is SiteDelay reading the lines p names.
+func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src string, ok bool) {
+	if r.File == nil || (!p.crawlDelay && !p.requestRate) {
 		return 0, "", false
 	}
 	g := a.Group(r.File)
-	if cd, line, has := g.CrawlDelay(); has {
-		d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
-	} else if a.Engine == engine.Bing && g.Group().Via != robotstxt.ViaStar {
-		if cd, line, has := r.File.Star().CrawlDelay(); has {
-			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d, * group)", line), true
+	if p.crawlDelay {
+		if cd, line, has := g.CrawlDelay(); has {
+			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
+		} else if a.Engine == engine.Bing && g.Group().Via != robotstxt.ViaStar {
+			if cd, line, has := r.File.Star().CrawlDelay(); has {
+				d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d, * group)", line), true
+			}
 		}
 	}
-	if a.Engine.ReadsRequestRate() {
+	if p.requestRate {
 		if e, has := g.Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
 				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
