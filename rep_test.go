@@ -406,3 +406,29 @@ func TestPoliteness(t *testing.T) {
 		t.Errorf("String() = %q", s)
 	}
 }
+
+// TestLinksDeduplicated: each URL once, fragments dropped, followed when
+// any of its links may be.
+func TestLinksDeduplicated(t *testing.T) {
+	s, _ := serve(t, "", 404)
+	c, _ := rep.New("ExampleBot/1.0")
+	body := `<a href="/x#top">x</a> <a href="/x">x again</a> <a href="x#end">x thrice</a>
+<a href="/y" rel="nofollow">y</a> <a href="/y#a">y followed</a>
+<a href="/z" rel="sponsored">z</a> <a href="/z#b" rel="ugc nofollow">z again</a>`
+	v, err := c.CheckPage(context.Background(), s.URL+"/", http.Header{"Content-Type": {"text/html"}}, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []rep.Link{{URL: s.URL + "/x", Follow: true}, {URL: s.URL + "/y", Follow: true}, {URL: s.URL + "/z", Rel: robotsmeta.RelSponsored}}
+	if len(v.Links) != len(want) {
+		t.Fatalf("links %+v", v.Links)
+	}
+	for i, l := range v.Links {
+		if l != want[i] {
+			t.Errorf("link %d: %+v, want %+v", i, l, want[i])
+		}
+	}
+	if f := v.FollowedLinks(); len(f) != 2 || f[0] != s.URL+"/x" || f[1] != s.URL+"/y" {
+		t.Errorf("FollowedLinks() = %q", f)
+	}
+}
