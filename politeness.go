@@ -163,7 +163,8 @@ type hostSlot struct {
 	users int // holders and waiters; the slot is dropped at zero
 }
 
-// acquire waits for one of n places at origin; release gives it back.
+// acquire waits for one of n places at origin; release gives it back,
+// once.
 func (h *hostSlots) acquire(ctx context.Context, origin string, n int) (release func(), err error) {
 	h.mu.Lock()
 	if h.slots == nil {
@@ -185,12 +186,9 @@ func (h *hostSlots) acquire(ctx context.Context, origin string, n int) (release 
 	}
 	select {
 	case s.sem <- struct{}{}:
-		var once sync.Once
 		return func() {
-			once.Do(func() {
-				<-s.sem
-				done()
-			})
+			<-s.sem
+			done()
 		}, nil
 	case <-ctx.Done():
 		done()

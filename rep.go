@@ -6,6 +6,11 @@
 //	c.Wait(ctx, url)              // pacing per origin
 //	page, _ := c.CheckResponse(ctx, resp) // meta robots, X-Robots-Tag, links
 //
+// or all of it on every request, redirect hops included:
+//
+//	resp, err := c.Client().Do(req) // err wraps *rep.DisallowedError when refused
+//	page := rep.PageVerdictOf(resp) // the body stays whole
+//
 // Allowed fetches each origin's robots.txt once (RFC 9309 §2.3–2.5, with
 // Google's reading of the status codes; see package robotsfetch), caches it
 // for up to 24 hours and answers with the deciding rule, its line and how
