@@ -153,6 +153,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+		prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
 		page = io.TeeReader(resp.Body, &prefix)
 	}
 	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)

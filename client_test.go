@@ -331,3 +331,81 @@ func TestClientPacesEveryHop(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkClient compares one GET of a small HTML page through the
+// crawler's client with the same GET through a bare http.Client, to one
+// loopback server, robots.txt cached: the client's cost is the robots.txt
+// check, the pacing bookkeeping and the page verdict (the headers-only
+// run leaves the body unread).
+func BenchmarkClient(b *testing.B) {
+	page, handler := benchPage()
+	s := newSite(b, "User-agent: *\nDisallow: /private\n", handler)
+	benchClient(b, s.URL+"/article/1", page, nil)
+}
+
+// BenchmarkClientInMemory is BenchmarkClient with the site answering in
+// memory: no network, so what remains is the client's own cost.
+func BenchmarkClientInMemory(b *testing.B) {
+	page, handler := benchPage()
+	rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		handler(w, r)
+	})}
+	benchClient(b, "http://www.example.com/article/1", page, rt)
+}
+
+// benchPage is a 2.6 KB article with 20 links.
+func benchPage() (string, http.HandlerFunc) {
+	var page strings.Builder
+	page.WriteString(`<!doctype html><html><head><title>Page</title><meta name="robots" content="max-snippet:50"></head><body>`)
+	for i := range 20 {
+		fmt.Fprintf(&page, `<p>Paragraph %d with a <a href="/article/%d#top">link</a> and some text around it.</p>`, i, i)
+	}
+	page.WriteString(`</body></html>`)
+	return page.String(), func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, page.String())
+	}
+}
+
+// benchClient runs the side-by-side GETs of u through base (nil: a new
+// http.Transport for each client).
+func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
+	transport := func() http.RoundTripper {
+		if base != nil {
+			return base
+		}
+		return &http.Transport{}
+	}
+	ctx := context.Background()
+	run := func(b *testing.B, client *http.Client) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := get(ctx, client, u)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n, _ := io.Copy(io.Discard, resp.Body); n != int64(len(page)) {
+				b.Fatalf("%d bytes", n)
+			}
+			resp.Body.Close()
+		}
+	}
+	b.Run("bare", func(b *testing.B) {
+		run(b, &http.Client{Transport: transport()})
+	})
+	c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
+		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: transport()}}))
+	if _, err := c.Allowed(ctx, u); err != nil { // warm robots.txt cache
+		b.Fatal(err)
+	}
+	b.Run("rep", func(b *testing.B) {
+		run(b, &http.Client{Transport: c.Transport(transport())})
+	})
+	b.Run("rep-headers-only", func(b *testing.B) {
+		run(b, &http.Client{Transport: &rep.Transport{Crawler: c, Base: transport(), PagePrefix: -1}})
+	})
+}
