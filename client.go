@@ -70,6 +70,9 @@ type DisallowedError struct {
 	Decision Decision
 }
 
+// Error says which URL was refused and why, e.g. "rep:
+// https://example.com/private/x disallowed by line 2: Disallow: /private
+// (...)".
 func (e *DisallowedError) Error() string {
 	return fmt.Sprintf("rep: %s %s", e.URL, e.Decision)
 }
