@@ -194,6 +194,11 @@ func (a *Agent) CrawlDelay(f *robotstxt.File) (d time.Duration, line int, fromSt
 	if f == nil || !a.Engine.ReadsCrawlDelay() {
 		return 0, 0, false, false
 	}
+	return a.crawlDelay(f)
+}
+
+// crawlDelay is CrawlDelay whether or not the engine reads it.
+func (a *Agent) crawlDelay(f *robotstxt.File) (d time.Duration, line int, fromStar, ok bool) {
 	g := a.Group(f)
 	if d, line, ok = g.CrawlDelay(); ok {
 		return d, line, false, true
@@ -210,19 +215,26 @@ func (a *Agent) CrawlDelay(f *robotstxt.File) (d time.Duration, line int, fromSt
 // Crawl-delay (see CrawlDelay), and Request-rate for the engines that read
 // it; the longer interval wins. src says where it comes from:
 // "crawl-delay (line N)", "crawl-delay (line N, * group)", "request-rate
-// (line N)". ok is false when the site sets none the engine reads.
+// (line N)". ok is false when the site sets none the engine reads. A
+// Crawler's pacing reads more than the engine does (see Politeness).
 func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, ok bool) {
-	if r.File == nil {
+	return a.siteDelay(r, pacing{a.Engine.ReadsCrawlDelay(), a.Engine.ReadsRequestRate()})
+}
+
+// siteDelay is SiteDelay reading the lines p names.
+func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src string, ok bool) {
+	if r.File == nil || (!p.crawlDelay && !p.requestRate) {
 		return 0, "", false
 	}
-	d, line, fromStar, ok := a.CrawlDelay(r.File)
-	if ok {
-		src = fmt.Sprintf("crawl-delay (line %d)", line)
-		if fromStar {
-			src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
+	if p.crawlDelay {
+		if cd, line, fromStar, has := a.crawlDelay(r.File); has {
+			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
+			if fromStar {
+				src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
+			}
 		}
 	}
-	if a.Engine.ReadsRequestRate() {
+	if p.requestRate {
 		if e, has := a.Group(r.File).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
 				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true

@@ -21,10 +21,14 @@ type Crawler struct {
 	fetcher  *robotsfetch.Fetcher
 	delay    time.Duration
 	maxDelay time.Duration
+	perHost  int
+	honour   Honour // resolved: never HonourAuto
+	pacing   pacing
 	now      func() time.Time
 
-	mu   sync.Mutex
-	next map[string]time.Time // origin -> earliest next request
+	mu    sync.Mutex
+	next  map[string]time.Time // origin -> earliest next request
+	slots hostSlots
 }
 
 // New returns a Crawler for the given User-Agent header, which is sent with
@@ -34,7 +38,7 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	if strings.TrimSpace(userAgent) == "" {
 		return nil, errors.New("rep: a User-Agent is required, e.g. \"ExampleBot/1.0 (+https://example.com/bot)\"")
 	}
-	cfg := config{delay: DefaultDelay, maxDelay: DefaultMaxDelay}
+	cfg := config{delay: DefaultDelay, maxDelay: DefaultMaxDelay, perHost: 1}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -66,9 +70,11 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	if now == nil {
 		now = time.Now
 	}
+	pc, honour := resolvePacing(cfg.honour, a)
 	return &Crawler{
 		ua: userAgent, agent: a, token: strings.ToLower(a.Token()),
-		fetcher: f, delay: cfg.delay, maxDelay: cfg.maxDelay, now: now,
+		fetcher: f, delay: cfg.delay, maxDelay: cfg.maxDelay, perHost: cfg.perHost,
+		honour: honour, pacing: pc, now: now,
 		next: make(map[string]time.Time),
 	}, nil
 }
@@ -114,26 +120,6 @@ func Check(ctx context.Context, f *robotsfetch.Fetcher, a *Agent, rawurl string)
 // and the fetch outcome.
 func (c *Crawler) Robots(ctx context.Context, rawurl string) (*robotsfetch.Robots, error) {
 	return c.fetcher.Get(ctx, rawurl)
-}
-
-// Delay returns the interval Wait keeps between two requests to rawurl's
-// origin, and where it comes from: "default", "crawl-delay (line N)",
-// "request-rate (line N)", with "capped" when over the maximum.
-func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, string, error) {
-	d, src := c.delay, "default"
-	if c.agent.Engine.ReadsCrawlDelay() {
-		r, err := c.fetcher.Get(ctx, rawurl)
-		if err != nil {
-			return 0, "", err
-		}
-		if sd, s, ok := c.agent.SiteDelay(r); ok {
-			d, src = sd, s
-		}
-	}
-	if d > c.maxDelay {
-		d, src = c.maxDelay, src+", capped"
-	}
-	return d, src, nil
 }
 
 // Wait blocks until the crawler may send its next request to rawurl's

@@ -2,7 +2,9 @@ package rep_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -83,4 +85,35 @@ func ExampleCrawler_Allowed() {
 	// Output:
 	// false 2 Disallow: /private/
 	// 200 success use-rules
+}
+
+// The robots-aware client: each request and each redirect hop is asked of
+// robots.txt and paced per origin, a refusal is a *DisallowedError, and
+// each response carries its page verdict while its body stays whole.
+func ExampleCrawler_Client() {
+	site := tinySite()
+	defer site.Close()
+	ctx := context.Background()
+	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)", rep.WithDelay(10*time.Millisecond, time.Minute))
+	client := c.Client()
+	for _, path := range []string{"/", "/about", "/private/admin"} {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, site.URL+path, nil)
+		resp, err := client.Do(req)
+		var refused *rep.DisallowedError
+		if errors.As(err, &refused) {
+			fmt.Printf("%-15s refused: %s\n", path, refused.Decision.Rule)
+			continue
+		} else if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := rep.PageVerdictOf(resp)
+		fmt.Printf("%-15s %d bytes, index=%v, links to follow: %d\n", path, len(body), page.Index, len(page.FollowedLinks()))
+	}
+	// Output:
+	// /               99 bytes, index=true, links to follow: 2
+	// /about          58 bytes, index=false, links to follow: 1
+	// /private/admin  refused: Disallow: /private/
 }

@@ -35,7 +35,9 @@ type PageVerdict struct {
 	// appear in snippets.
 	NoSnippet []string
 	// Links are the page's http and https links, resolved against the page
-	// (or its <base>), in document order.
+	// (or its <base>), fragments dropped, each URL once, in the order of
+	// its first appearance. A URL linked several times is followed when
+	// any of its links may be followed.
 	Links []Link
 	// Policy is the full page-level policy (archive, translate, AI-usage
 	// signals, the rule and source behind each value).
@@ -98,7 +100,14 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 	if err != nil {
 		return nil, err
 	}
-	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), c.now(), robotsmeta.Options{})
+	return c.pageVerdict(base, d, h, body, 0)
+}
+
+// pageVerdict reads the page at base, which robots.txt answered d for,
+// from at most maxBytes of body (0: robotsmeta's default).
+func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.Reader, maxBytes int64) (*PageVerdict, error) {
+	pageURL := d.URL
+	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), c.now(), robotsmeta.Options{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -116,13 +125,25 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 			base = b
 		}
 	}
+	var at map[string]int // URL -> index in v.Links
 	for _, l := range pg.Links {
 		u, err := base.Parse(l.Href)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			continue
 		}
 		u.Fragment, u.RawFragment = "", ""
-		v.Links = append(v.Links, Link{URL: u.String(), Follow: pol.Followed(l), Rel: l.Rel})
+		link := Link{URL: u.String(), Follow: pol.Followed(l), Rel: l.Rel}
+		if at == nil {
+			at = make(map[string]int, len(pg.Links))
+		}
+		if i, dup := at[link.URL]; dup {
+			if link.Follow && !v.Links[i].Follow {
+				v.Links[i] = link
+			}
+			continue
+		}
+		at[link.URL] = len(v.Links)
+		v.Links = append(v.Links, link)
 	}
 	return v, nil
 }

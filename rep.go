@@ -6,14 +6,21 @@
 //	c.Wait(ctx, url)              // pacing per origin
 //	page, _ := c.CheckResponse(ctx, resp) // meta robots, X-Robots-Tag, links
 //
+// or all of it on every request, redirect hops included:
+//
+//	resp, err := c.Client().Do(req) // err wraps *rep.DisallowedError when refused
+//	page := rep.PageVerdictOf(resp) // the body stays whole
+//
 // Allowed fetches each origin's robots.txt once (RFC 9309 §2.3–2.5, with
 // Google's reading of the status codes; see package robotsfetch), caches it
 // for up to 24 hours and answers with the deciding rule, its line and how
 // the file was fetched. An origin whose robots.txt cannot be read (5xx, 429,
 // a timeout) is disallowed, as RFC 9309 §2.3.1.4 requires. Wait paces
-// requests per origin: a default delay for every engine, and the site's
-// Crawl-delay or Request-rate for the engines that honour them (bing,
-// yandex). CheckResponse reads a fetched page's robots meta elements
+// requests per origin, apart from the engine (see Politeness): at least 1 s
+// between two requests, longer when the site's Crawl-delay or Request-rate
+// asks for it (up to 1 minute) for a crawler the registry does not know,
+// and as documented for a registry crawler (bingbot honours Crawl-delay,
+// Googlebot does not). CheckResponse reads a fetched page's robots meta elements
 // and X-Robots-Tag headers (package robotsmeta) and combines them with the
 // robots.txt verdict: may crawl, may index, which links to follow, snippet
 // limits.
@@ -29,9 +36,13 @@ import (
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
-// Defaults for pacing.
+// Defaults for pacing (see Politeness).
 const (
-	DefaultDelay    = time.Second
+	// DefaultDelay is the least interval between two requests to one
+	// origin.
+	DefaultDelay = time.Second
+	// DefaultMaxDelay caps the interval a site's Crawl-delay or
+	// Request-rate can ask for.
 	DefaultMaxDelay = time.Minute
 )
 
@@ -46,6 +57,8 @@ type config struct {
 	fetcher         *robotsfetch.Fetcher
 	fetch           robotsfetch.Options
 	delay, maxDelay time.Duration
+	perHost         int
+	honour          Honour
 	outageSet       bool
 }
 
@@ -81,10 +94,11 @@ func WithAgent(a *Agent) Option { return func(c *config) { c.agent = a } }
 // one cache across a fleet).
 func WithStore(s robotsfetch.Store) Option { return func(c *config) { c.fetch.Store = s } }
 
-// WithDelay sets the per-origin delay used when robots.txt gives none (or
-// the profile ignores it), and the cap on any delay a site asks for.
-func WithDelay(def, max time.Duration) Option {
-	return func(c *config) { c.delay, c.maxDelay = max0(def), max0(max) }
+// WithDelay sets Politeness.MinDelay and MaxDelay: the least interval
+// between two requests to one origin (the interval when the site asks for
+// none; 0 for no minimum), and the cap on any interval a site asks for.
+func WithDelay(min, max time.Duration) Option {
+	return func(c *config) { c.delay, c.maxDelay = max0(min), max0(max) }
 }
 
 // WithFetchOptions sets the fetcher's options (timeouts, limits, Guard,

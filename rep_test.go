@@ -136,6 +136,9 @@ func TestEngines(t *testing.T) {
 // exact and the test takes no time. The robots.txt comes from a store
 // filled beforehand, so no network is involved.
 func TestWait(t *testing.T) {
+	always := rep.WithPoliteness(rep.Politeness{CrawlDelay: rep.HonourAlways})
+	asEngine := rep.WithPoliteness(rep.Politeness{CrawlDelay: rep.HonourAsEngine})
+	never := rep.WithPoliteness(rep.Politeness{CrawlDelay: rep.HonourNever})
 	tests := []struct {
 		name    string
 		profile engine.Engine
@@ -143,15 +146,26 @@ func TestWait(t *testing.T) {
 		robots  string
 		want    time.Duration
 		source  string
+		opts    []rep.Option
 	}{
-		{"google ignores crawl-delay", engine.Google, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default"},
-		{"bing crawl-delay", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)"},
-		{"bing inherits *", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nDisallow: /x\n", 3 * time.Second, "crawl-delay (line 3, * group)"},
-		{"bing own group", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nCrawl-delay: 7\n", 7 * time.Second, "crawl-delay (line 6)"},
-		{"yandex request-rate", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 1/10s\nCrawl-delay: 2\n", 10 * time.Second, "request-rate (line 2)"},
-		{"yandex crawl-delay wins", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)"},
-		{"cap", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped"},
-		{"no rules", engine.Bing, "ExampleBot", "", rep.DefaultDelay, "default"},
+		{"unknown crawler honours crawl-delay", engine.Google, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)", nil},
+		{"unknown crawler honours request-rate", engine.Auto, "ExampleBot", "User-agent: *\nRequest-rate: 1/10s\nCrawl-delay: 2\n", 10 * time.Second, "request-rate (line 2)", nil},
+		{"googlebot ignores crawl-delay", engine.Auto, "Googlebot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default", nil},
+		{"yandexbot ignores crawl-delay", engine.Auto, "YandexBot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default", nil},
+		{"claudebot honours crawl-delay", engine.Auto, "ClaudeBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)", nil},
+		{"googlebot told to honour", engine.Auto, "Googlebot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)", []rep.Option{always}},
+		{"as engine: google ignores crawl-delay", engine.Google, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default", []rep.Option{asEngine}},
+		{"never", engine.Bing, "bingbot", "User-agent: *\nCrawl-delay: 5\n", rep.DefaultDelay, "default", []rep.Option{never}},
+		{"below the minimum", engine.Auto, "ExampleBot", "User-agent: *\nCrawl-delay: 0.5\n", rep.DefaultDelay, "crawl-delay (line 2), raised to the minimum", nil},
+		{"own minimum", engine.Auto, "ExampleBot", "User-agent: *\nCrawl-delay: 0.5\n", 500 * time.Millisecond, "crawl-delay (line 2)", []rep.Option{rep.WithPoliteness(rep.Politeness{MinDelay: 100 * time.Millisecond})}},
+		{"own cap", engine.Auto, "ExampleBot", "User-agent: *\nCrawl-delay: 60\n", 30 * time.Second, "crawl-delay (line 2), capped", []rep.Option{rep.WithPoliteness(rep.Politeness{MaxDelay: 30 * time.Second})}},
+		{"bing crawl-delay", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 5\n", 5 * time.Second, "crawl-delay (line 2)", nil},
+		{"bing inherits *", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nDisallow: /x\n", 3 * time.Second, "crawl-delay (line 3, * group)", nil},
+		{"bing own group", engine.Bing, "bingbot", "User-agent: *\nDisallow: /tmp\nCrawl-delay: 3\n\nUser-agent: bingbot\nCrawl-delay: 7\n", 7 * time.Second, "crawl-delay (line 6)", nil},
+		{"yandex request-rate", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 1/10s\nCrawl-delay: 2\n", 10 * time.Second, "request-rate (line 2)", nil},
+		{"yandex crawl-delay wins", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)", nil},
+		{"cap", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped", nil},
+		{"no rules", engine.Bing, "ExampleBot", "", rep.DefaultDelay, "default", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,7 +174,7 @@ func TestWait(t *testing.T) {
 				store := &robotsfetch.MemoryStore{}
 				storeRobots(store, site, tt.robots)
 				storeRobots(store, other, "")
-				c, err := rep.New(tt.ua+"/1.0", rep.WithEngine(tt.profile), rep.WithStore(store))
+				c, err := rep.New(tt.ua+"/1.0", append([]rep.Option{rep.WithEngine(tt.profile), rep.WithStore(store)}, tt.opts...)...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -357,5 +371,64 @@ func TestRobots(t *testing.T) {
 	r, err := c.Robots(context.Background(), s.URL+"/x")
 	if err != nil || r.File == nil || len(r.File.Sitemaps()) != 1 || r.Outcome.Origin != s.URL {
 		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+// TestPoliteness: pacing is apart from the engine. A crawler the registry
+// does not know honours Crawl-delay whatever engine matches its rules; a
+// registry crawler keeps what its operator documents.
+func TestPoliteness(t *testing.T) {
+	for _, tt := range []struct {
+		ua   string
+		opts []rep.Option
+		want rep.Politeness
+	}{
+		{"MyCrawler/1.0", nil, rep.Politeness{MinDelay: rep.DefaultDelay, MaxDelay: rep.DefaultMaxDelay, PerHost: 1, CrawlDelay: rep.HonourAlways}},
+		{"MyCrawler/1.0", []rep.Option{rep.WithEngine(engine.RFC9309)}, rep.Politeness{MinDelay: rep.DefaultDelay, MaxDelay: rep.DefaultMaxDelay, PerHost: 1, CrawlDelay: rep.HonourAlways}},
+		{"Googlebot/2.1", nil, rep.Politeness{MinDelay: rep.DefaultDelay, MaxDelay: rep.DefaultMaxDelay, PerHost: 1, CrawlDelay: rep.HonourNever}},
+		{"bingbot/2.0", nil, rep.Politeness{MinDelay: rep.DefaultDelay, MaxDelay: rep.DefaultMaxDelay, PerHost: 1, CrawlDelay: rep.HonourAlways}},
+		{"GPTBot/1.0", nil, rep.Politeness{MinDelay: rep.DefaultDelay, MaxDelay: rep.DefaultMaxDelay, PerHost: 1, CrawlDelay: rep.HonourAsEngine}},
+		{"MyCrawler/1.0", []rep.Option{rep.WithPoliteness(rep.Politeness{MinDelay: -1, MaxDelay: 45 * time.Second, PerHost: 4, CrawlDelay: rep.HonourNever})},
+			rep.Politeness{MinDelay: 0, MaxDelay: 45 * time.Second, PerHost: 4, CrawlDelay: rep.HonourNever}},
+	} {
+		c, err := rep.New(tt.ua, tt.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Politeness(); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.ua, got, tt.want)
+		}
+	}
+	if rep.DefaultMaxDelay < 30*time.Second {
+		t.Errorf("DefaultMaxDelay %v: a site may ask for at least 30 s", rep.DefaultMaxDelay)
+	}
+	if s := rep.HonourAsEngine.String(); s != "as-engine" {
+		t.Errorf("String() = %q", s)
+	}
+}
+
+// TestLinksDeduplicated: each URL once, fragments dropped, followed when
+// any of its links may be.
+func TestLinksDeduplicated(t *testing.T) {
+	s, _ := serve(t, "", 404)
+	c, _ := rep.New("ExampleBot/1.0")
+	body := `<a href="/x#top">x</a> <a href="/x">x again</a> <a href="x#end">x thrice</a>
+<a href="/y" rel="nofollow">y</a> <a href="/y#a">y followed</a>
+<a href="/z" rel="sponsored">z</a> <a href="/z#b" rel="ugc nofollow">z again</a>`
+	v, err := c.CheckPage(context.Background(), s.URL+"/", http.Header{"Content-Type": {"text/html"}}, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []rep.Link{{URL: s.URL + "/x", Follow: true}, {URL: s.URL + "/y", Follow: true}, {URL: s.URL + "/z", Rel: robotsmeta.RelSponsored}}
+	if len(v.Links) != len(want) {
+		t.Fatalf("links %+v", v.Links)
+	}
+	for i, l := range v.Links {
+		if l != want[i] {
+			t.Errorf("link %d: %+v, want %+v", i, l, want[i])
+		}
+	}
+	if f := v.FollowedLinks(); len(f) != 2 || f[0] != s.URL+"/x" || f[1] != s.URL+"/y" {
+		t.Errorf("FollowedLinks() = %q", f)
 	}
 }

@@ -1,0 +1,211 @@
+package rep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/rep-toolkit/rep/robotsfetch"
+)
+
+// DefaultPagePrefix is how much of an HTML body the Transport reads for
+// its robots meta elements and links: 1 MiB, where nearly every page has
+// closed its <head> and most have ended.
+const DefaultPagePrefix = 1 << 20
+
+// Transport is an http.RoundTripper that sends every request as its
+// Crawler: it sets the crawler's User-Agent, asks robots.txt before each
+// request (and so before each redirect hop, which http.Client sends as a
+// request of its own), keeps the origin's pace (Politeness: the delay of
+// Crawler.Wait, at most PerHost requests in flight), and refuses a
+// disallowed URL with a *DisallowedError. A request for /robots.txt is
+// never refused nor held back.
+//
+// Each response carries its page verdict, read by PageVerdictOf: the
+// robots.txt decision, the X-Robots-Tag headers and, for HTML, the robots
+// meta elements and links of the body's first PagePrefix bytes. The
+// Transport reads that prefix before RoundTrip returns and puts it back in
+// front of the rest, so the caller reads the body whole. The slot the
+// request holds among PerHost is given back when the body is read to its
+// end or closed: close it, as http.Client requires.
+//
+// A Transport is safe for concurrent use; its pacing is the Crawler's,
+// shared by every Transport and Client of that Crawler.
+type Transport struct {
+	// Crawler answers for the requests. Required.
+	Crawler *Crawler
+	// Base sends the requests; nil means http.DefaultTransport.
+	Base http.RoundTripper
+	// PagePrefix is how many bytes of an HTML body are read for the page
+	// verdict; 0 means DefaultPagePrefix, negative means none (the verdict
+	// then holds the headers' rules only).
+	PagePrefix int64
+}
+
+// Transport returns a Transport sending through base (nil:
+// http.DefaultTransport) as c.
+func (c *Crawler) Transport(base http.RoundTripper) *Transport {
+	return &Transport{Crawler: c, Base: base}
+}
+
+// Client returns an http.Client whose Transport is c.Transport(nil): every
+// request and every redirect hop is checked against robots.txt and paced,
+// and a refusal is an error wrapping *DisallowedError (as *url.Error does).
+// It sets no timeout: give each request a context.
+func (c *Crawler) Client() *http.Client {
+	return &http.Client{Transport: c.Transport(nil)}
+}
+
+// DisallowedError is the Transport's refusal of a URL robots.txt
+// disallows, or whose robots.txt could not be read (Decision.FromFetch).
+// http.Client wraps it in a *url.Error; errors.As finds it.
+type DisallowedError struct {
+	// URL is the URL refused: the request's, or the redirect hop's.
+	URL string
+	// Decision is robots.txt's answer for URL, with its evidence.
+	Decision Decision
+}
+
+// Error says which URL was refused and why, e.g. "rep:
+// https://example.com/private/x disallowed by line 2: Disallow: /private
+// (...)".
+func (e *DisallowedError) Error() string {
+	return fmt.Sprintf("rep: %s %s", e.URL, e.Decision)
+}
+
+// PageVerdictOf returns the page verdict the Transport read for resp, the
+// response to a request it sent; nil for any other response and for a
+// robots.txt. The verdict travels in the context of resp.Request, the
+// request the Transport sent, so that it survives http.Client's wrapping
+// of the body.
+func PageVerdictOf(resp *http.Response) *PageVerdict {
+	if resp == nil || resp.Request == nil {
+		return nil
+	}
+	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictHolder); ok {
+		return h.v
+	}
+	return nil
+}
+
+type verdictKey struct{}
+
+type verdictHolder struct{ v *PageVerdict }
+
+// RoundTrip implements http.RoundTripper (see Transport).
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := t.Crawler
+	if c == nil || req.URL == nil {
+		closeBody(req)
+		return nil, errors.New("rep: Transport needs a Crawler and a request URL")
+	}
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	ctx := req.Context()
+	if req.URL.Path == "/robots.txt" {
+		return base.RoundTrip(c.asCrawler(ctx, req))
+	}
+	rawurl := req.URL.String()
+	d, err := c.Allowed(ctx, rawurl)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	if !d.Allowed {
+		closeBody(req)
+		return nil, &DisallowedError{URL: rawurl, Decision: d}
+	}
+	origin, err := robotsfetch.Origin(rawurl)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	release, err := c.slots.acquire(ctx, origin, c.perHost)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	if err := c.Wait(ctx, rawurl); err != nil {
+		release()
+		closeBody(req)
+		return nil, err
+	}
+	h := &verdictHolder{}
+	out := c.asCrawler(context.WithValue(ctx, verdictKey{}, h), req)
+	resp, err := base.RoundTrip(out)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if resp.Request == nil {
+		resp.Request = out
+	}
+	if resp.Body == nil {
+		resp.Body = http.NoBody
+	}
+	var page io.Reader // the body, read for the verdict
+	var prefix bytes.Buffer
+	limit := t.PagePrefix
+	if limit == 0 {
+		limit = DefaultPagePrefix
+	}
+	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+		prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+		page = io.TeeReader(resp.Body, &prefix)
+	}
+	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)
+	if err != nil {
+		release()
+		resp.Body.Close()
+		return nil, err
+	}
+	rest := io.Reader(resp.Body)
+	if prefix.Len() > 0 {
+		rest = io.MultiReader(bytes.NewReader(prefix.Bytes()), resp.Body)
+	}
+	resp.Body = &pageBody{r: rest, body: resp.Body, release: release}
+	return resp, nil
+}
+
+// asCrawler returns req with ctx and the crawler's User-Agent; req itself
+// is not modified (http.RoundTripper's contract).
+func (c *Crawler) asCrawler(ctx context.Context, req *http.Request) *http.Request {
+	out := req.Clone(ctx)
+	out.Header.Set("User-Agent", c.ua)
+	return out
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// pageBody is a response body whose prefix was read for the page
+// verdict: the prefix, then the rest. It gives the request's slot among
+// PerHost back at the end of the body or on Close.
+type pageBody struct {
+	r       io.Reader
+	body    io.ReadCloser
+	release func()
+	once    sync.Once
+}
+
+func (b *pageBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.release)
+	}
+	return n, err
+}
+
+func (b *pageBody) Close() error {
+	b.once.Do(b.release)
+	return b.body.Close()
+}

@@ -1,0 +1,411 @@
+package rep_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotsfetch"
+)
+
+// site is a loopback site that records what it was asked.
+type site struct {
+	*httptest.Server
+	mu    sync.Mutex
+	paths []string
+	uas   map[string]bool
+}
+
+func newSite(t testing.TB, robots string, h http.HandlerFunc) *site {
+	s := &site{uas: map[string]bool{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.paths = append(s.paths, r.URL.Path)
+		s.uas[r.UserAgent()] = true
+		s.mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, robots)
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *site) asked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.paths...)
+}
+
+func get(ctx context.Context, client *http.Client, u string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return client.Do(req)
+}
+
+// fast paces nothing, so that tests of other things take no time.
+var fast = rep.WithPoliteness(rep.Politeness{MinDelay: -1, CrawlDelay: rep.HonourNever})
+
+func TestClientRefusesRedirectHop(t *testing.T) {
+	s := newSite(t, "User-agent: *\nDisallow: /private\n", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/moved":
+			http.Redirect(w, r, "/private/report", http.StatusFound)
+		case "/fine":
+			http.Redirect(w, r, "/public", http.StatusFound)
+		default:
+			fmt.Fprint(w, "ok")
+		}
+	})
+	c, _ := rep.New("ExampleBot/1.0", fast)
+	client := c.Client()
+	ctx := context.Background()
+
+	resp, err := get(ctx, client, s.URL+"/moved")
+	var de *rep.DisallowedError
+	if !errors.As(err, &de) {
+		t.Fatalf("redirect into /private: %v %v", resp, err)
+	}
+	if de.URL != s.URL+"/private/report" || de.Decision.Allowed || de.Decision.Rule.Line != 2 || de.Decision.URL != de.URL {
+		t.Errorf("refusal %+v", de)
+	}
+	if !strings.Contains(err.Error(), "disallowed by line 2: Disallow: /private") {
+		t.Errorf("error %q", err)
+	}
+	// Asked directly: refused before any request.
+	if _, err := get(ctx, client, s.URL+"/private/x"); !errors.As(err, &de) || de.URL != s.URL+"/private/x" {
+		t.Errorf("direct: %v", err)
+	}
+	// An allowed hop is followed.
+	resp, err = get(ctx, client, s.URL+"/fine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/public" || pageURL(resp) != s.URL+"/public" {
+		t.Errorf("landed on %s, verdict for %s", resp.Request.URL, pageURL(resp))
+	}
+	want := []string{"/robots.txt", "/moved", "/fine", "/public"}
+	if got := s.asked(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the site was asked %q, want %q", got, want)
+	}
+	if len(s.uas) != 1 || !s.uas["ExampleBot/1.0"] {
+		t.Errorf("User-Agents %v", s.uas)
+	}
+}
+
+// pageURL is the URL of the verdict the Transport read for resp.
+func pageURL(resp *http.Response) string {
+	if v := rep.PageVerdictOf(resp); v != nil {
+		return v.URL
+	}
+	return "(no verdict)"
+}
+
+func TestClientKeepsBodyReadable(t *testing.T) {
+	// A page of 3 MiB: its robots meta in the head, links before and
+	// after the 1 MiB prefix.
+	var page bytes.Buffer
+	page.WriteString(`<html><head><meta name="robots" content="noindex"></head><body><a href="/a#x">a</a><a href="/a">a</a><a href="/b" rel="nofollow">b</a>`)
+	for page.Len() < 3<<20 {
+		page.WriteString("<p>filler text, on and on.</p>\n")
+	}
+	page.WriteString(`<a href="/late">late</a></body></html>`)
+	s := newSite(t, "User-agent: *\nAllow: /\n", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/page":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(page.Bytes())
+		case "/data":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("X-Robots-Tag", "examplebot: nofollow, noarchive")
+			w.Write(page.Bytes()[:5000])
+		}
+	})
+	c, _ := rep.New("ExampleBot/1.0", fast)
+	client := c.Client()
+	ctx := context.Background()
+
+	resp, err := get(ctx, client, s.URL+"/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || !bytes.Equal(body, page.Bytes()) {
+		t.Fatalf("body: %d bytes of %d, %v", len(body), page.Len(), err)
+	}
+	v := rep.PageVerdictOf(resp)
+	if v == nil || v.Index || !v.Follow || !v.Crawl.Allowed || v.URL != s.URL+"/page" {
+		t.Fatalf("verdict %+v", v)
+	}
+	if f := v.FollowedLinks(); fmt.Sprint(f) != fmt.Sprint([]string{s.URL + "/a"}) {
+		t.Errorf("followed %q (the link after 1 MiB is not read)", f)
+	}
+
+	// Not HTML: the header's rules, the body untouched.
+	resp, err = get(ctx, client, s.URL+"/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if v := rep.PageVerdictOf(resp); len(body) != 5000 || v == nil || !v.Index || v.Follow {
+		t.Errorf("data: %d bytes, verdict %+v", len(body), v)
+	}
+
+	// A smaller prefix still hands the whole body over.
+	small := &http.Client{Transport: &rep.Transport{Crawler: c, PagePrefix: 100}}
+	resp, err = get(ctx, small, s.URL+"/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Equal(body, page.Bytes()) || rep.PageVerdictOf(resp).Index {
+		t.Errorf("prefix 100: %d bytes", len(body))
+	}
+	if rep.PageVerdictOf(&http.Response{Request: resp.Request.WithContext(ctx)}) != nil {
+		t.Error("a response the Transport did not read has a verdict")
+	}
+}
+
+func TestClientRobotsTxt(t *testing.T) {
+	// Everything disallowed, the robots.txt itself still fetched.
+	s := newSite(t, "User-agent: *\nDisallow: /\n", func(w http.ResponseWriter, r *http.Request) {})
+	c, _ := rep.New("ExampleBot/1.0", fast)
+	resp, err := get(context.Background(), c.Client(), s.URL+"/robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || rep.PageVerdictOf(resp) != nil {
+		t.Errorf("robots.txt: %d", resp.StatusCode)
+	}
+	if _, err := get(context.Background(), c.Client(), s.URL+"/"); !errors.As(err, new(*rep.DisallowedError)) {
+		t.Errorf("/: %v", err)
+	}
+
+	// robots.txt unreachable: everything refused, the Decision says why.
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer down.Close()
+	var de *rep.DisallowedError
+	if _, err := get(context.Background(), c.Client(), down.URL+"/page"); !errors.As(err, &de) || !de.Decision.FromFetch() || de.Decision.Fetch.Status != 503 {
+		t.Errorf("503: %v", err)
+	}
+}
+
+// TestClientWaitsCrawlDelay: a crawler the registry does not know waits
+// out the site's Crawl-delay by default, on every request and redirect hop.
+func TestClientWaitsCrawlDelay(t *testing.T) {
+	var mu sync.Mutex
+	var at []time.Time
+	s := newSite(t, "User-agent: *\nCrawl-delay: 1.5\n", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+		fmt.Fprint(w, "ok")
+	})
+	c, _ := rep.New("MyCrawler/1.0")
+	if d, src, err := c.Delay(context.Background(), s.URL+"/"); d != 1500*time.Millisecond || src != "crawl-delay (line 2)" {
+		t.Fatalf("Delay = %v %q %v", d, src, err)
+	}
+	client := c.Client()
+	for _, p := range []string{"/one", "/two"} {
+		resp, err := get(context.Background(), client, s.URL+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	// The slots are 1.5 s apart; a request reaches the server a little
+	// after its slot (the first one dials), hence the margin, well above
+	// the 1 s default.
+	if gap := at[1].Sub(at[0]); gap < 1400*time.Millisecond {
+		t.Errorf("second request %v after the first, want 1.5 s", gap)
+	}
+	// A context that ends first ends the wait.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := get(ctx, client, s.URL+"/three"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled wait: %v", err)
+	}
+}
+
+// TestClientPerHost: at most PerHost requests in flight to one origin,
+// from sending to closing the body.
+func TestClientPerHost(t *testing.T) {
+	for _, perHost := range []int{1, 3} {
+		var now, peak atomic.Int64
+		s := newSite(t, "", func(w http.ResponseWriter, r *http.Request) {
+			n := now.Add(1)
+			defer now.Add(-1)
+			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+			}
+			time.Sleep(20 * time.Millisecond)
+			fmt.Fprint(w, "ok")
+		})
+		c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1, PerHost: perHost}))
+		client := c.Client()
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				resp, err := get(context.Background(), client, fmt.Sprintf("%s/%d", s.URL, i))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			})
+		}
+		wg.Wait()
+		if p := peak.Load(); p > int64(perHost) || (perHost > 1 && p < 2) {
+			t.Errorf("PerHost %d: %d requests in flight at once", perHost, p)
+		}
+	}
+}
+
+// handlerTransport answers in memory, so that a synctest bubble (whose
+// clock stands still while a goroutine waits on the network) can run a
+// site.
+type handlerTransport struct{ h http.Handler }
+
+func (rt handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	rt.h.ServeHTTP(rec, r)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+// TestClientPacesEveryHop runs in virtual time: the Crawl-delay is kept
+// exactly, between requests and between a redirect and its hop.
+func TestClientPacesEveryHop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var at []string
+		rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			at = append(at, fmt.Sprintf("%s@%v", r.URL.Path, time.Since(start)))
+			switch r.URL.Path {
+			case "/robots.txt":
+				fmt.Fprint(w, "User-agent: *\nCrawl-delay: 5\n")
+			case "/a":
+				http.Redirect(w, r, "/b", http.StatusMovedPermanently)
+			default:
+				fmt.Fprint(w, "ok")
+			}
+		})}
+		c, err := rep.New("MyCrawler/1.0", rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: rt}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := &http.Client{Transport: c.Transport(rt)}
+		for _, p := range []string{"/a", "/c"} {
+			resp, err := get(context.Background(), client, "http://www.example.com"+p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		want := "[/robots.txt@0s /a@0s /b@5s /c@10s]"
+		if fmt.Sprint(at) != want {
+			t.Errorf("requests %v, want %s", at, want)
+		}
+	})
+}
+
+// BenchmarkClient compares one GET of a small HTML page through the
+// crawler's client with the same GET through a bare http.Client, to one
+// loopback server, robots.txt cached: the client's cost is the robots.txt
+// check, the pacing bookkeeping and the page verdict (the headers-only
+// run leaves the body unread).
+func BenchmarkClient(b *testing.B) {
+	page, handler := benchPage()
+	s := newSite(b, "User-agent: *\nDisallow: /private\n", handler)
+	benchClient(b, s.URL+"/article/1", page, nil)
+}
+
+// BenchmarkClientInMemory is BenchmarkClient with the site answering in
+// memory: no network, so what remains is the client's own cost.
+func BenchmarkClientInMemory(b *testing.B) {
+	page, handler := benchPage()
+	rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		handler(w, r)
+	})}
+	benchClient(b, "http://www.example.com/article/1", page, rt)
+}
+
+// benchPage is a 2.6 KB article with 20 links.
+func benchPage() (string, http.HandlerFunc) {
+	var page strings.Builder
+	page.WriteString(`<!doctype html><html><head><title>Page</title><meta name="robots" content="max-snippet:50"></head><body>`)
+	for i := range 20 {
+		fmt.Fprintf(&page, `<p>Paragraph %d with a <a href="/article/%d#top">link</a> and some text around it.</p>`, i, i)
+	}
+	page.WriteString(`</body></html>`)
+	return page.String(), func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, page.String())
+	}
+}
+
+// benchClient runs the side-by-side GETs of u through base (nil: a new
+// http.Transport for each client).
+func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
+	transport := func() http.RoundTripper {
+		if base != nil {
+			return base
+		}
+		return &http.Transport{}
+	}
+	ctx := context.Background()
+	run := func(b *testing.B, client *http.Client) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := get(ctx, client, u)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n, _ := io.Copy(io.Discard, resp.Body); n != int64(len(page)) {
+				b.Fatalf("%d bytes", n)
+			}
+			resp.Body.Close()
+		}
+	}
+	b.Run("bare", func(b *testing.B) {
+		run(b, &http.Client{Transport: transport()})
+	})
+	c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
+		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: transport()}}))
+	if _, err := c.Allowed(ctx, u); err != nil { // warm robots.txt cache
+		b.Fatal(err)
+	}
+	b.Run("rep", func(b *testing.B) {
+		run(b, &http.Client{Transport: c.Transport(transport())})
+	})
+	b.Run("rep-headers-only", func(b *testing.B) {
+		run(b, &http.Client{Transport: &rep.Transport{Crawler: c, Base: transport(), PagePrefix: -1}})
+	})
+}

@@ -1,0 +1,197 @@
+package rep
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep/crawlers"
+)
+
+// Politeness is how hard a Crawler may press one origin: the interval kept
+// between two requests, the requests in flight at once, and whether the
+// site's Crawl-delay and Request-rate lengthen the interval. It is set
+// apart from the engine: which engine's rules match robots.txt and pages
+// (WithEngine) says nothing about pacing.
+//
+// Zero fields mean the defaults: a 1 s minimum (DefaultDelay), a 1 minute
+// cap (DefaultMaxDelay), one request in flight per origin, and CrawlDelay
+// HonourAuto. A negative MinDelay means no minimum.
+type Politeness struct {
+	// MinDelay is the least interval between two requests to one origin:
+	// the interval when the site asks for none, and the floor under a
+	// shorter Crawl-delay or Request-rate.
+	MinDelay time.Duration
+	// MaxDelay caps any interval a site asks for: a Crawl-delay of an hour
+	// is kept to MaxDelay.
+	MaxDelay time.Duration
+	// PerHost is how many requests the crawler's Transport has in flight
+	// to one origin at once (from sending the request to closing the
+	// response body).
+	PerHost int
+	// CrawlDelay says whether the site's Crawl-delay and Request-rate are
+	// honoured.
+	CrawlDelay Honour
+}
+
+// Honour says whether a Crawler honours the Crawl-delay and Request-rate
+// lines of the group it obeys.
+type Honour uint8
+
+const (
+	// HonourAuto, the default: a crawler the registry does not know
+	// honours Crawl-delay and Request-rate; a registry crawler keeps its
+	// documented behaviour (bingbot, ClaudeBot and CCBot honour
+	// Crawl-delay; Googlebot and YandexBot do not), and one whose
+	// behaviour is not documented follows its engine (bing, yandex read
+	// it; google, rfc9309 do not).
+	HonourAuto Honour = iota
+	// HonourAlways reads Crawl-delay and Request-rate whatever the engine;
+	// the longer interval wins.
+	HonourAlways
+	// HonourNever keeps MinDelay between requests whatever the site asks.
+	HonourNever
+	// HonourAsEngine reads what the engine's crawlers read: Crawl-delay
+	// for bing and yandex, Request-rate for yandex, nothing for google and
+	// rfc9309.
+	HonourAsEngine
+)
+
+var honourNames = [...]string{HonourAuto: "auto", HonourAlways: "always", HonourNever: "never", HonourAsEngine: "as-engine"}
+
+// String returns the setting's name: auto, always, never or as-engine.
+func (h Honour) String() string {
+	if int(h) < len(honourNames) {
+		return honourNames[h]
+	}
+	return fmt.Sprintf("honour(%d)", uint8(h))
+}
+
+// WithPoliteness sets how the Crawler paces each origin (see Politeness);
+// zero fields keep the defaults.
+func WithPoliteness(p Politeness) Option {
+	return func(c *config) {
+		switch {
+		case p.MinDelay < 0:
+			c.delay = 0
+		case p.MinDelay > 0:
+			c.delay = p.MinDelay
+		}
+		if p.MaxDelay > 0 {
+			c.maxDelay = p.MaxDelay
+		}
+		if p.PerHost > 0 {
+			c.perHost = p.PerHost
+		}
+		c.honour = p.CrawlDelay
+	}
+}
+
+// pacing is the resolved Honour: which lines of the site's group lengthen
+// the interval.
+type pacing struct{ crawlDelay, requestRate bool }
+
+// resolvePacing turns h into what a reads, for the agent's registry entry
+// and engine.
+func resolvePacing(h Honour, a *Agent) (pacing, Honour) {
+	e := a.Engine
+	asEngine := pacing{e.ReadsCrawlDelay(), e.ReadsRequestRate()}
+	switch h {
+	case HonourAlways:
+		return pacing{true, true}, h
+	case HonourNever:
+		return pacing{}, h
+	case HonourAsEngine:
+		return asEngine, h
+	}
+	if a.Crawler == nil {
+		return pacing{true, true}, HonourAlways
+	}
+	switch a.Crawler.CrawlDelay {
+	case crawlers.Yes:
+		return pacing{true, e.ReadsRequestRate()}, HonourAlways
+	case crawlers.No:
+		return pacing{}, HonourNever
+	}
+	return asEngine, HonourAsEngine
+}
+
+// Politeness returns how the crawler paces each origin, with the defaults
+// filled in and HonourAuto resolved for its agent (to HonourAlways,
+// HonourNever or HonourAsEngine).
+func (c *Crawler) Politeness() Politeness {
+	return Politeness{MinDelay: c.delay, MaxDelay: c.maxDelay, PerHost: c.perHost, CrawlDelay: c.honour}
+}
+
+// Delay returns the interval Wait keeps between two requests to rawurl's
+// origin, and where it comes from: "default", "crawl-delay (line N)",
+// "request-rate (line N)", with ", raised to the minimum" when the site
+// asks for less than Politeness.MinDelay and ", capped" when it asks for
+// more than MaxDelay. It reads the origin's robots.txt (fetching it when
+// it is not cached) only when the crawler honours Crawl-delay.
+func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, string, error) {
+	d, src := c.delay, "default"
+	if c.pacing.crawlDelay || c.pacing.requestRate {
+		r, err := c.fetcher.Get(ctx, rawurl)
+		if err != nil {
+			return 0, "", err
+		}
+		if sd, s, ok := c.agent.siteDelay(r, c.pacing); ok {
+			if sd < d {
+				s += ", raised to the minimum"
+			} else {
+				d = sd
+			}
+			src = s
+		}
+	}
+	if d > c.maxDelay {
+		d, src = c.maxDelay, src+", capped"
+	}
+	return d, src, nil
+}
+
+// hostSlots bounds the requests in flight per origin.
+type hostSlots struct {
+	mu    sync.Mutex
+	slots map[string]*hostSlot
+}
+
+type hostSlot struct {
+	sem   chan struct{}
+	users int // holders and waiters; the slot is dropped at zero
+}
+
+// acquire waits for one of n places at origin; release gives it back,
+// once.
+func (h *hostSlots) acquire(ctx context.Context, origin string, n int) (release func(), err error) {
+	h.mu.Lock()
+	if h.slots == nil {
+		h.slots = make(map[string]*hostSlot)
+	}
+	s := h.slots[origin]
+	if s == nil {
+		s = &hostSlot{sem: make(chan struct{}, n)}
+		h.slots[origin] = s
+	}
+	s.users++
+	h.mu.Unlock()
+	done := func() {
+		h.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(h.slots, origin)
+		}
+		h.mu.Unlock()
+	}
+	select {
+	case s.sem <- struct{}{}:
+		return func() {
+			<-s.sem
+			done()
+		}, nil
+	case <-ctx.Done():
+		done()
+		return nil, context.Cause(ctx)
+	}
+}
