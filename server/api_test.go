@@ -198,13 +198,22 @@ func TestBadInput(t *testing.T) {
 
 func TestMethodNotAllowed(t *testing.T) {
 	ts := newTestServer(t, Config{})
-	res, err := http.Post(ts.URL+"/api/allowed", "application/json", strings.NewReader("{}"))
+	res, err := http.Get(ts.URL + "/api/fetch")
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 405 || res.Header.Get("Allow") != "GET" {
-		t.Errorf("POST /api/allowed: %d", res.StatusCode)
+	if res.StatusCode != 405 || res.Header.Get("Allow") != "POST" {
+		t.Errorf("GET /api/fetch: %d Allow %q", res.StatusCode, res.Header.Get("Allow"))
+	}
+	req, _ := http.NewRequest("PUT", ts.URL+"/api/allowed", nil)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 405 || res.Header.Get("Allow") != "GET, POST" {
+		t.Errorf("PUT /api/allowed: %d Allow %q", res.StatusCode, res.Header.Get("Allow"))
 	}
 }
 

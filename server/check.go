@@ -120,6 +120,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, u := range req.URLs {
 		resp.Results[i] = a.Decide(f, u)
+		s.metrics.answer(answerCheck, resp.Results[i].Allowed, nil)
 	}
 	if d, line, ok := g.CrawlDelay(); ok {
 		resp.CrawlDelay = &crawlDelayJSON{Seconds: d.Seconds(), Line: line}

@@ -10,8 +10,10 @@
 //	POST /api/page      {"url"} or {"headers","html"} → page-level directives per crawler
 //	POST /api/fetch     {"url"}                    → a site's robots.txt and the fetch outcome
 //	GET  /api/allowed?url=&agent=                  → one verdict, robots.txt fetched and cached
+//	POST /api/allowed   {"queries":[{"agent","url"}]} → verdicts in input order, each origin fetched once
 //	GET  /api/crawlers                             → the known crawlers the page offers
 //	GET  /healthz                                  → "ok"
+//	GET  /metrics                                  → counters, Prometheus text format
 //
 // Every endpoint that names a crawler resolves it with rep.NewAgent (the
 // registry's fallback chains, crawlers that ignore the * group, the engine
@@ -21,12 +23,17 @@
 // robotsfetch.Outcome.
 //
 // Errors answer a 4xx or 5xx status with {"error": "message"}. Request bodies
-// are capped at 1 MiB.
+// are capped at 4 MiB (a batch at 32 MiB).
 //
 // The rules applied are those of RFC 9309 (robots.txt, through package
 // robotstxt) and of the robots meta tag and X-Robots-Tag documentation
 // (through package robotsmeta). Endpoints that fetch on a client's behalf
 // refuse loopback, private, link-local and unspecified addresses at connect
-// time, so neither a redirect nor DNS rebinding reaches an internal host,
-// and they are rate limited per client.
+// time, so neither a redirect nor DNS rebinding reaches an internal host.
+//
+// Only outbound fetches are rate limited: per client (trusted networks
+// exempt) and per target origin. Pure computation and answers from the
+// cache never are, so a crawler fleet behind one address can lean on the
+// API; a request that would need a fetch beyond a limit gets 429 with
+// Retry-After.
 package server

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strconv"
 
 	"github.com/rep-toolkit/rep"
@@ -16,14 +17,18 @@ import (
 // cache, read with Google's parser. A refused address is an error
 // (*netguard.BlockedError or a refusal recorded by the fetcher), so that
 // callers answer 403 instead of reporting a site as unreachable.
-func (s *Server) robots(ctx context.Context, rawurl string) (*robotsfetch.Robots, error) {
+func (s *Server) robots(ctx context.Context, client netip.Addr, rawurl string) (*robotsfetch.Robots, error) {
 	if err := s.fetchable(rawurl); err != nil {
+		return nil, err
+	}
+	if err := s.admit(ctx, client, rawurl); err != nil {
 		return nil, err
 	}
 	r, err := s.fetcher.Get(ctx, rawurl)
 	if err != nil {
 		return nil, err
 	}
+	s.observe(&r.Outcome)
 	if r.Outcome.Refused {
 		return nil, refusedError{r.Outcome.Error}
 	}
@@ -33,18 +38,31 @@ func (s *Server) robots(ctx context.Context, rawurl string) (*robotsfetch.Robots
 // check answers for a whether it may fetch rawurl, with the site's
 // robots.txt through the cache (rep.Check: the fetch's verdict, else the
 // group a obeys and its deciding rule). Errors are those of robots.
-func (s *Server) check(ctx context.Context, a *rep.Agent, rawurl string) (rep.Decision, error) {
+func (s *Server) check(ctx context.Context, client netip.Addr, a *rep.Agent, rawurl string) (rep.Decision, error) {
 	if err := s.fetchable(rawurl); err != nil {
-		return rep.Decision{}, err
+		return rep.Decision{URL: rawurl, Agent: a}, err
+	}
+	if err := s.admit(ctx, client, rawurl); err != nil {
+		return rep.Decision{URL: rawurl, Agent: a}, err
 	}
 	d, err := rep.Check(ctx, s.fetcherFor(a), a, rawurl)
 	if err != nil {
 		return d, err
 	}
+	s.observe(d.Fetch)
 	if d.Fetch.Refused {
 		return d, refusedError{d.Fetch.Error}
 	}
 	return d, nil
+}
+
+// observe counts an answer's fetch outcome: a cache hit or miss, and the
+// fetch by its case the first time it is seen.
+func (s *Server) observe(o *robotsfetch.Outcome) {
+	s.metrics.cache(o.Cached)
+	if s.warm.seen(o.Origin, o) {
+		s.metrics.fetch(o.Case)
+	}
 }
 
 // fetchable refuses, before any fetch, a URL whose robots.txt the server
@@ -74,20 +92,33 @@ func (e refusedError) Error() string { return e.msg }
 
 // fetchError answers a failed fetching request.
 func fetchError(w http.ResponseWriter, rawurl string, err error) {
+	var limited *limitedError
+	if errors.As(err, &limited) {
+		writeLimited(w, limited)
+		return
+	}
+	status, msg := fetchStatus(rawurl, err)
+	writeError(w, status, msg)
+}
+
+// fetchStatus is the status and message answering a failed fetch.
+func fetchStatus(rawurl string, err error) (int, string) {
 	var blocked *netguard.BlockedError
 	var refused refusedError
+	var limited *limitedError
 	switch {
+	case errors.As(err, &limited):
+		return http.StatusTooManyRequests, limited.Error()
 	case errors.As(err, &blocked):
-		writeError(w, http.StatusForbidden, fmt.Sprintf("refused to fetch %s: %s is a %s address (start rep serve with -allow-private to test local sites)", rawurl, blocked.Addr, blocked.Reason))
+		return http.StatusForbidden, fmt.Sprintf("refused to fetch %s: %s is a %s address (start rep serve with -allow-private to test local sites)", rawurl, blocked.Addr, blocked.Reason)
 	case errors.As(err, &refused):
-		writeError(w, http.StatusForbidden, fmt.Sprintf("refused to fetch %s: %s (start rep serve with -allow-private to test local sites)", rawurl, refused.msg))
+		return http.StatusForbidden, fmt.Sprintf("refused to fetch %s: %s (start rep serve with -allow-private to test local sites)", rawurl, refused.msg)
 	case errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusGatewayTimeout, fmt.Sprintf("fetching %s took too long: %v", rawurl, err))
+		return http.StatusGatewayTimeout, fmt.Sprintf("fetching %s took too long: %v", rawurl, err)
 	case errors.Is(err, errTarget):
-		writeError(w, http.StatusBadRequest, err.Error())
-	default:
-		writeError(w, http.StatusBadGateway, fetchErrorMessage(rawurl, err))
+		return http.StatusBadRequest, err.Error()
 	}
+	return http.StatusBadGateway, fetchErrorMessage(rawurl, err)
 }
 
 type fetchRequest struct {
@@ -115,7 +146,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
 	defer cancel()
-	rb, err := s.robots(ctx, req.URL)
+	rb, err := s.robots(ctx, clientAddr(r), req.URL)
 	if err != nil {
 		fetchError(w, req.URL, err)
 		return
@@ -158,7 +189,8 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
 	defer cancel()
-	d, err := s.check(ctx, a, rawurl)
+	d, err := s.check(ctx, clientAddr(r), a, rawurl)
+	s.metrics.answer(answerAllowed, d.Allowed, err)
 	if err != nil {
 		fetchError(w, rawurl, err)
 		return

@@ -284,41 +284,6 @@ func TestPageFetched(t *testing.T) {
 	}
 }
 
-func TestRateLimit(t *testing.T) {
-	o := newOrigin(t, site)
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	ts, _ := newGuardedServer(t, Config{RatePerSecond: 1, Burst: 2, Now: clock})
-	get := func() *http.Response {
-		res, err := http.Get(ts.URL + "/api/allowed?agent=x&url=" + o.URL + "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res
-	}
-	for i := range 2 {
-		if res := get(); res.StatusCode != 200 {
-			t.Fatalf("request %d: %d", i, res.StatusCode)
-		}
-	}
-	res := get()
-	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "1" {
-		t.Fatalf("third request: %d Retry-After %q, want 429 and 1", res.StatusCode, res.Header.Get("Retry-After"))
-	}
-	// Endpoints that do not fetch are not limited.
-	if st, _ := call(t, "POST", ts.URL+"/api/check", `{"robots":"","agent":"x","urls":["/"]}`); st != 200 {
-		t.Errorf("check while limited: %d", st)
-	}
-	mu.Lock()
-	now = now.Add(time.Second)
-	mu.Unlock()
-	if res := get(); res.StatusCode != 200 {
-		t.Errorf("after a second: %d", res.StatusCode)
-	}
-}
-
 func TestServeShutdown(t *testing.T) {
 	s, err := New(Config{})
 	if err != nil {

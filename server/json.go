@@ -32,7 +32,12 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 // is too large, not JSON, not one object, or has fields v does not know
 // (a misspelt "url" for "urls" should not silently check nothing).
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
+	return decodeBodyMax(w, r, v, MaxBody)
+}
+
+// decodeBodyMax is decodeBody with another size limit.
+func decodeBodyMax(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
@@ -48,7 +53,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (1 MiB)", MaxBody))
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (%d MiB)", limit, limit>>20))
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "empty request body: send a JSON object")
 	case errors.As(err, &syntax):

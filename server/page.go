@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/robotsfetch"
@@ -160,9 +158,15 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), fetchTimeout)
 	defer cancel()
-	fetching := !pasted || (req.Robots == nil && strings.Contains(req.URL, "://"))
-	if fetching && !s.take(w, r) {
-		return
+	client := clientAddr(r)
+	if !pasted {
+		// The page itself is fetched every time: always a fetch.
+		if origin, err := robotsfetch.Origin(req.URL); err == nil {
+			if err := s.admitFetch(client, origin); err != nil {
+				fetchError(w, req.URL, err)
+				return
+			}
+		}
 	}
 
 	resp := pageResponse{URL: req.URL, Sources: []sourceJSON{}, Diagnostics: []pageDiag{}, Crawlers: []pageCrawler{}}
@@ -210,7 +214,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	default:
 		resp.Robots = pageRobotsJSON{Source: "fetched"}
 		decide = func(a *rep.Agent, u string) (rep.Decision, error) {
-			d, err := s.check(ctx, a, u)
+			d, err := s.check(ctx, client, a, u)
 			if err == nil && resp.Robots.Outcome == nil {
 				resp.Robots.Outcome = d.Fetch
 			}
@@ -241,6 +245,12 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		pc := pageCrawler{Agent: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Values: policyValues(&pol)}
 		if decide != nil {
 			d, err := decide(a, path)
+			s.metrics.answer(answerPage, d.Allowed, err)
+			var limited *limitedError
+			if errors.As(err, &limited) {
+				writeLimited(w, limited)
+				return
+			}
 			if err != nil {
 				resp.Robots = pageRobotsJSON{Source: "none", Note: "robots.txt was not checked: " + err.Error()}
 				decide = nil
@@ -342,18 +352,4 @@ func (s *Server) fetchPage(ctx context.Context, raw string, opts robotsmeta.Opti
 	fj.Bytes = pg.BytesRead
 	fj.DurationMS = float64(s.cfg.Now().Sub(start).Microseconds()) / 1000
 	return pg, fj, nil
-}
-
-// take spends one rate-limit token for the request's client, answering 429
-// itself when there is none.
-func (s *Server) take(w http.ResponseWriter, r *http.Request) bool {
-	if s.limit == nil {
-		return true
-	}
-	ok, wait := s.limit.allow(clientIP(r))
-	if !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		writeError(w, http.StatusTooManyRequests, "too many fetching requests from this client: retry in "+wait.Round(time.Millisecond).String())
-	}
-	return ok
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -20,9 +21,15 @@ import (
 //go:embed static
 var staticFS embed.FS
 
-// MaxBody caps every request body: a robots.txt is at most 500 KiB by
-// RFC 9309 §2.5, so 1 MiB leaves room for the URLs and the JSON around it.
-const MaxBody = 1 << 20
+// MaxBody caps every request body but a batch's. Crawlers read the first
+// 500 KiB of a robots.txt (RFC 9309 §2.5, Google) and ignore the rest, but
+// site owners paste larger files: 4 MiB takes them whole, so the answer
+// can show where the file is cut instead of refusing it.
+const MaxBody = 4 << 20
+
+// MaxBatchBody caps the body of a batch (POST /api/allowed): room for
+// MaxBatch queries with long URLs.
+const MaxBatchBody = 32 << 20
 
 // Timeouts applied by Serve and by the handlers.
 const (
@@ -52,12 +59,24 @@ type Config struct {
 	// robotsfetch.MemoryStore when nil; boltstore to survive restarts,
 	// redisstore to share one cache across a fleet).
 	Store robotsfetch.Store
-	// RatePerSecond and Burst bound fetching requests per client (by
-	// remote IP): a token bucket refilled at RatePerSecond holding at most
-	// Burst tokens. Zero means 5 per second with a burst of 20; a negative
-	// rate disables limiting.
+	// RatePerSecond and Burst bound the outbound fetches made for one
+	// client (by remote IP): a token bucket refilled at RatePerSecond
+	// holding at most Burst tokens. Only requests that need a fetch spend
+	// a token: pure computation (/api/check, /api/lint, /api/page with
+	// pasted HTML) and answers from the cache are never limited. Zero means
+	// 5 per second with a burst of 20; a negative rate disables the limit.
 	RatePerSecond float64
 	Burst         int
+	// OriginRate and OriginBurst bound the fetches sent to one origin
+	// (scheme://host:port), whichever client asks: politeness toward
+	// sites. Zero means 1 per second with a burst of 5; a negative rate
+	// disables the limit.
+	OriginRate  float64
+	OriginBurst int
+	// Trust lists client networks exempt from the per-client limit (a
+	// crawler fleet behind one NAT, a proxy in front of the server). The
+	// per-origin limit still applies to them.
+	Trust []netip.Prefix
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
@@ -69,9 +88,14 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	handler http.Handler
-	limit   *limiter
-	agents  []crawlerInfo
-	pages   *http.Client
+	// limit bounds fetches per client, originLimit per origin; nil when
+	// disabled.
+	limit       *limiter
+	originLimit *limiter
+	warm        *warmIndex
+	metrics     *metrics
+	agents      []crawlerInfo
+	pages       *http.Client
 	// fetcher reads robots.txt files with Google's parser (every engine
 	// but rfc9309); fetchers holds it and the RFC 9309 one by parser
 	// profile. They share the Store.
@@ -107,10 +131,19 @@ func newServer(c Config, g guard) (*Server, error) {
 	if c.Burst <= 0 {
 		c.Burst = max(1, int(c.RatePerSecond))
 	}
+	if c.OriginRate == 0 {
+		c.OriginRate, c.OriginBurst = 1, 5
+	}
+	if c.OriginBurst <= 0 {
+		c.OriginBurst = max(1, int(c.OriginRate))
+	}
 	if c.Store == nil {
 		c.Store = &robotsfetch.MemoryStore{Now: c.Now}
 	}
-	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g}
+	m := &metrics{}
+	c.Store = countingStore{c.Store, m}
+	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, metrics: m}
+	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
 	s.fetchers = map[robotstxt.Profile]*robotsfetch.Fetcher{}
 	for _, e := range []engine.Engine{engine.Google, engine.RFC9309} {
@@ -123,6 +156,9 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.fetcher = s.fetchers[engine.Google.Parser()]
 	if c.RatePerSecond > 0 {
 		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
+	}
+	if c.OriginRate > 0 {
+		s.originLimit = newLimiter(c.OriginRate, c.OriginBurst, c.Now)
 	}
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
@@ -139,8 +175,10 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.mux.HandleFunc("GET /api/crawlers", s.handleCrawlers)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
 	s.mux.HandleFunc("POST /api/page", s.handlePage)
-	s.mux.HandleFunc("POST /api/fetch", s.limited(s.handleFetch))
-	s.mux.HandleFunc("GET /api/allowed", s.limited(s.handleAllowed))
+	s.mux.HandleFunc("GET /metrics", s.handleMetrics)
+	s.mux.HandleFunc("POST /api/fetch", s.handleFetch)
+	s.mux.HandleFunc("GET /api/allowed", s.handleAllowed)
+	s.mux.HandleFunc("POST /api/allowed", s.handleBatch)
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := endpoints[r.URL.Path]; ok {
 			w.Header().Set("Allow", m)
@@ -175,7 +213,7 @@ func newServer(c Config, g guard) (*Server, error) {
 // endpoints maps each API path to its method, for 405 answers.
 var endpoints = map[string]string{
 	"/api/check": "POST", "/api/lint": "POST", "/api/page": "POST", "/api/fetch": "POST",
-	"/api/allowed": "GET", "/api/crawlers": "GET", "/api/info": "GET",
+	"/api/allowed": "GET, POST", "/api/crawlers": "GET", "/api/info": "GET",
 }
 
 // ServeHTTP serves the page and the API.
@@ -259,6 +297,8 @@ func (s *Server) logged(h http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r)
+		el := time.Since(start)
+		s.metrics.latency[routeIndex(r.URL.Path)].observe(el)
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
@@ -271,7 +311,7 @@ func (s *Server) logged(h http.Handler) http.Handler {
 			slog.String("path", r.URL.Path),
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
-			slog.Duration("duration", time.Since(start)),
+			slog.Duration("duration", el),
 			slog.String("client", clientIP(r)),
 		)
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -20,12 +21,21 @@ func init() {
 	register(&command{name: "serve", summary: "serve the web tester and the JSON API", run: runServe})
 }
 
-const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB] [-allow-private] [-log-format text|json]
+const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB]
+                 [-rate N] [-burst N] [-origin-rate N] [-origin-burst N] [-trust CIDR]...
+                 [-allow-private] [-log-format text|json]
 
-Serves the robots.txt tester page at http://ADDR/ and the JSON API under
-/api/ (check, lint, page, fetch, allowed). Fetched robots.txt files are cached
-in the store: in memory by default, in a bbolt file, or in Redis shared by a
-fleet. The server fetches only public addresses unless -allow-private is
+Serves the robots.txt tester page at http://ADDR/, the JSON API under /api/
+(check, lint, page, fetch, allowed) and counters at /metrics (Prometheus text
+format). Fetched robots.txt files are cached in the store: in memory by
+default, in a bbolt file, or in Redis shared by a fleet.
+
+Only outbound fetches are limited: per client (-rate, -burst; clients in a
+-trust network are exempt) and per target site (-origin-rate,
+-origin-burst). Answers from the cache and pure computation (/api/check,
+/api/lint, /api/page with pasted HTML) never are; a request that would need
+a fetch beyond a limit gets 429 with Retry-After. A rate of 0 turns a limit
+off. The server fetches only public addresses unless -allow-private is
 given. It stops gracefully on SIGINT or SIGTERM.
 
 flags:
@@ -38,6 +48,23 @@ func runServe(e *env) int {
 	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
 	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	rate := fs.Float64("rate", 5, "outbound fetches per second per client; 0: no per-client limit")
+	burst := fs.Int("burst", 20, "outbound fetches a client may make at once before -rate applies")
+	originRate := fs.Float64("origin-rate", 1, "fetches per second to one site (scheme://host:port); 0: no per-site limit")
+	originBurst := fs.Int("origin-burst", 5, "fetches to one site at once before -origin-rate applies")
+	var trust []netip.Prefix
+	fs.Func("trust", "client `CIDR` exempt from the per-client limit (a fleet's NAT, a proxy); repeat for more", func(v string) error {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return fmt.Errorf("not a CIDR (10.0.0.0/8) or an address: %q", v)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		trust = append(trust, p.Masked())
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
@@ -52,6 +79,10 @@ func runServe(e *env) int {
 		fmt.Fprintf(e.stderr, "rep serve: unexpected argument %q: serve takes only flags\n", fs.Arg(0))
 		return exitUsage
 	}
+	if *rate < 0 || *originRate < 0 || *burst < 1 || *originBurst < 1 {
+		fmt.Fprintf(e.stderr, "rep serve: -rate and -origin-rate must be 0 (off) or more, -burst and -origin-burst 1 or more\n")
+		return exitUsage
+	}
 	var h slog.Handler
 	switch *logFormat {
 	case "text":
@@ -63,7 +94,8 @@ func runServe(e *env) int {
 		return exitUsage
 	}
 	log := slog.New(h)
-	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate}
+	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate,
+		RatePerSecond: offIfZero(*rate), Burst: *burst, OriginRate: offIfZero(*originRate), OriginBurst: *originBurst, Trust: trust}
 	// go-redis logs connection trouble through a global logger. At start,
 	// an unreachable Redis is one error message below, not four warnings
 	// from the retries before it; once serving, its warnings go into the
@@ -81,7 +113,8 @@ func runServe(e *env) int {
 		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
 		return exitUsage
 	}
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", *store, "allow_private", *allowPrivate)
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", *store, "allow_private", *allowPrivate,
+		"rate", limitText(*rate, *burst), "origin_rate", limitText(*originRate, *originBurst), "trust", fmt.Sprint(trust))
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
@@ -93,6 +126,22 @@ func runServe(e *env) int {
 	}
 	log.Info("stopped")
 	return exitOK
+}
+
+// offIfZero maps a flag's 0 (off) to server.Config's negative rate.
+func offIfZero(r float64) float64 {
+	if r == 0 {
+		return -1
+	}
+	return r
+}
+
+// limitText shows a limit in the start-up log.
+func limitText(rate float64, burst int) string {
+	if rate == 0 {
+		return "off"
+	}
+	return fmt.Sprintf("%g/s burst %d", rate, burst)
 }
 
 // serveStore configures the robots.txt cache named by -store and returns
