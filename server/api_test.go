@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -318,5 +319,65 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("cross-site POST: %d, want 403", res.StatusCode)
+	}
+}
+
+// TestCheckBadURLs: a bad URL gets its own error in its place; the others
+// are still checked.
+func TestCheckBadURLs(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	urls := []string{"/private/x", "ftp://example.com/", "/public", "nope"}
+	st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": testRobots, "agent": "ExampleBot", "urls": urls}))
+	if st != 200 {
+		t.Fatalf("status %d %v", st, m)
+	}
+	res := m["results"].([]any)
+	for i, want := range []string{"disallowed", "error", "allowed", "error"} {
+		r := res[i].(map[string]any)
+		got := "disallowed"
+		switch {
+		case r["error"] != nil:
+			got = "error"
+			if r["status"] != float64(400) || r["url"] != urls[i] {
+				t.Errorf("result %d: %v", i, r)
+			}
+		case r["allowed"] == true:
+			got = "allowed"
+		}
+		if got != want {
+			t.Errorf("result %d = %s (%v), want %s", i, got, r, want)
+		}
+	}
+}
+
+// TestCheckLargeFile: a file over 500 KiB is read up to the last line end
+// before the limit, as crawlers read it; the answer says where.
+func TestCheckLargeFile(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	lines := 1
+	for b.Len() < 1300<<10 {
+		fmt.Fprintf(&b, "Disallow: /section-%06d/with/a/longer/path/for/size\n", lines)
+		lines++
+	}
+	b.WriteString("Disallow: /beyond\n")
+	st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": b.String(), "agent": "Googlebot", "urls": []string{"/section-000001/with/a/longer/path/for/size/x", "/beyond"}}))
+	if st != 200 {
+		t.Fatalf("status %d %v", st, m)
+	}
+	if m["truncated"] != true || m["size"].(float64) != float64(b.Len()) {
+		t.Errorf("truncated %v size %v", m["truncated"], m["size"])
+	}
+	pb, pl := int(m["parsed_bytes"].(float64)), int(m["parsed_lines"].(float64))
+	if pb > 500<<10 || pb < 500<<10-100 || !strings.HasSuffix(b.String()[:pb], "\n") {
+		t.Errorf("parsed_bytes %d: want the last line end before 512000", pb)
+	}
+	if want := strings.Count(b.String()[:pb], "\n"); pl != want {
+		t.Errorf("parsed_lines %d, want %d", pl, want)
+	}
+	res := m["results"].([]any)
+	if res[0].(map[string]any)["allowed"] != false || res[1].(map[string]any)["allowed"] != true {
+		t.Errorf("verdicts %v: the rule past the limit must not apply", res)
 	}
 }

@@ -37,8 +37,9 @@ type batchRequest struct {
 	ParserOnly bool         `json:"parser_only,omitempty"`
 }
 
-// batchItem is the answer to one query: a verdict, or the error that kept
-// it from one, with the status GET /api/allowed would have answered.
+// batchItem is the answer to one query of a batch or one URL of a check:
+// a verdict, or the error that kept it from one, with the status a request
+// for it alone would have answered.
 type batchItem struct {
 	d      rep.Decision
 	err    error
@@ -66,6 +67,9 @@ type batchError struct {
 	Status     int      `json:"status"`
 	RetryAfter int      `json:"retry_after,omitempty"`
 }
+
+// MarshalJSON renders the item: the verdict, or a batchError.
+func (it batchItem) MarshalJSON() ([]byte, error) { return it.appendJSON(nil), nil }
 
 // appendJSON renders the item: the verdict, or a batchError.
 func (it *batchItem) appendJSON(b []byte) []byte {

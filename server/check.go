@@ -65,18 +65,27 @@ type delayJSON struct {
 // (the fields of the verdict shape), its group, and one verdict per URL in
 // the verdict shape of rep.Decision.
 type checkResponse struct {
-	Agent      string          `json:"agent"`
-	Engine     string          `json:"engine"`
-	Tokens     []string        `json:"tokens"`
-	ParserOnly bool            `json:"parser_only"`
-	Notes      []string        `json:"notes"`
-	Group      groupJSON       `json:"group"`
-	Results    []rep.Decision  `json:"results"`
+	Agent      string    `json:"agent"`
+	Engine     string    `json:"engine"`
+	Tokens     []string  `json:"tokens"`
+	ParserOnly bool      `json:"parser_only"`
+	Notes      []string  `json:"notes"`
+	Group      groupJSON `json:"group"`
+	// Results are in the order of the URLs: a verdict, or for a URL that
+	// is neither a path nor an absolute http(s) URL, the verdict fields
+	// left empty and "error" (with "status" 400); the other URLs are
+	// still checked.
+	Results    []batchItem     `json:"results"`
 	Sitemaps   []sitemapJSON   `json:"sitemaps"`
 	CrawlDelay *crawlDelayJSON `json:"crawl_delay,omitempty"`
 	Delay      *delayJSON      `json:"delay,omitempty"`
 	Size       int             `json:"size"`
-	Truncated  bool            `json:"truncated"`
+	// Truncated is set when the file is over the 500 KiB crawlers read:
+	// they read ParsedBytes bytes, lines 1 to ParsedLines, and ignore
+	// the rest.
+	Truncated   bool `json:"truncated"`
+	ParsedBytes int  `json:"parsed_bytes"`
+	ParsedLines int  `json:"parsed_lines"`
 }
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
@@ -101,13 +110,9 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d URLs: at most %d per request", len(req.URLs), maxURLs))
 		return
 	}
-	for i, u := range req.URLs {
-		if err := checkTarget(u); err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("urls[%d]: %v", i, err))
-			return
-		}
-	}
-	f := robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: a.Parser()})
+	data := []byte(*req.Robots)
+	opts := robotstxt.Options{Profile: a.Parser()}
+	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
 	notes := a.Notes
 	if notes == nil {
@@ -115,12 +120,23 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := checkResponse{
 		Agent: a.Name, Engine: a.Engine.String(), Tokens: a.Tokens, ParserOnly: a.ParserOnly, Notes: notes,
-		Group: groupOf(g), Results: make([]rep.Decision, len(req.URLs)),
-		Sitemaps: sitemapsOf(f), Size: f.Size(), Truncated: f.Truncated(),
+		Group: groupOf(g), Results: make([]batchItem, len(req.URLs)),
+		Sitemaps: sitemapsOf(f), Size: f.Size(), Truncated: f.Truncated(), ParsedBytes: f.ParsedBytes(),
+	}
+	for l := range robotstxt.Lines(data, opts) {
+		if l.End != "" || l.Text != "" { // not the empty rest after the last line end
+			resp.ParsedLines = l.Num
+		}
 	}
 	for i, u := range req.URLs {
-		resp.Results[i] = a.Decide(f, u)
-		s.metrics.answer(answerCheck, resp.Results[i].Allowed, nil)
+		if err := checkTarget(u); err != nil {
+			resp.Results[i] = batchItem{d: rep.Decision{URL: u, Agent: a}, err: err, status: http.StatusBadRequest, msg: err.Error()}
+			s.metrics.answer(answerCheck, false, err)
+			continue
+		}
+		d := a.Decide(f, u)
+		resp.Results[i] = batchItem{d: d}
+		s.metrics.answer(answerCheck, d.Allowed, nil)
 	}
 	if d, line, ok := g.CrawlDelay(); ok {
 		resp.CrawlDelay = &crawlDelayJSON{Seconds: d.Seconds(), Line: line}
