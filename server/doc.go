@@ -23,7 +23,7 @@
 // robotsfetch.Outcome.
 //
 // Errors answer a 4xx or 5xx status with {"error": "message"}. Request bodies
-// are capped at 4 MiB (a batch at 32 MiB).
+// are capped at 8 MiB (a batch at 32 MiB).
 //
 // The rules applied are those of RFC 9309 (robots.txt, through package
 // robotstxt) and of the robots meta tag and X-Robots-Tag documentation

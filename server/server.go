@@ -23,9 +23,9 @@ var staticFS embed.FS
 
 // MaxBody caps every request body but a batch's. Crawlers read the first
 // 500 KiB of a robots.txt (RFC 9309 §2.5, Google) and ignore the rest, but
-// site owners paste larger files: 4 MiB takes them whole, so the answer
+// site owners paste larger files: 8 MiB takes them whole, so the answer
 // can show where the file is cut instead of refusing it.
-const MaxBody = 4 << 20
+const MaxBody = 8 << 20
 
 // MaxBatchBody caps the body of a batch (POST /api/allowed): room for
 // MaxBatch queries with long URLs.

@@ -1,6 +1,8 @@
 // rep serve: the robots.txt tester page. Plain JavaScript, no build step:
-// it calls the JSON API (/api/check, /api/lint, /api/fetch, /api/page) and
-// keeps its state in the URL fragment so that a result can be shared.
+// it calls the JSON API (/api/check, /api/lint, /api/fetch, /api/page,
+// /api/crawlers) and keeps its state in the URL fragment so that a result
+// can be shared. Every error clears, or marks out of date, the results it
+// makes wrong.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -50,6 +52,27 @@ async function api(path, body, signal) {
 
 const isAbort = (e) => e && e.name === 'AbortError';
 
+// urlNode renders a URL that may break after / ? & = # only: long URLs
+// wrap at their parts instead of one character per line.
+function urlNode(cls, url) {
+  const e = el('td', cls);
+  const parts = String(url).split(/(?<=[/?&=#])/);
+  parts.forEach((p, i) => {
+    e.appendChild(document.createTextNode(p));
+    if (i < parts.length - 1) e.appendChild(el('wbr'));
+  });
+  return e;
+}
+
+const fmtInt = (n) => n.toLocaleString('en-US');
+
+// The text sent for checking: crawlers read the first 500 KiB, so a huge
+// paste is sent up to 2 Mi characters (always more than 500 KiB, and
+// within the server's 8 MiB request limit); the server cuts it where
+// crawlers do and says where.
+const maxSend = 2 << 20;
+const robotsToSend = () => (robotsEl.value.length > maxSend ? robotsEl.value.slice(0, maxSend) : robotsEl.value);
+
 function show(node, on) { node.hidden = !on; }
 
 // ---- state in the URL fragment -------------------------------------------
@@ -68,10 +91,12 @@ function readHash() {
   $('page-agents').value = get('pagents', $('page-agents').value);
   if ($('page-headers').value || $('page-html').value) $('page-paste').open = true;
   $('page-use-robots').checked = get('probots', '') === '1';
+  $('matrix-agents').value = get('matrix', $('matrix-agents').value);
   selectTab(get('tab', 'robots'), false);
   return p;
 }
 
+const maxHashRobots = 64 << 10;
 let hashTimer = 0;
 function writeHash() {
   clearTimeout(hashTimer);
@@ -86,12 +111,14 @@ function writeHashNow() {
   p.set('agent', agentEl.value);
   if (profileEl.value) p.set('profile', profileEl.value);
   if (urlsEl.value) p.set('urls', urlsEl.value);
-  if (robotsEl.value) p.set('robots', robotsEl.value);
+  // A link holds the file only while it stays a reasonable URL.
+  if (robotsEl.value && robotsEl.value.length <= maxHashRobots) p.set('robots', robotsEl.value);
   if ($('page-url').value) p.set('purl', $('page-url').value);
   if ($('page-headers').value) p.set('pheaders', $('page-headers').value);
   if ($('page-html').value) p.set('phtml', $('page-html').value);
   if ($('page-agents').value) p.set('pagents', $('page-agents').value);
   if ($('page-use-robots').checked) p.set('probots', '1');
+  p.set('matrix', $('matrix-agents').value);
   history.replaceState(null, '', '#' + p.toString());
 }
 
@@ -139,6 +166,7 @@ function renderEditor() {
     for (const r of c.results) if (r.line > 0) mark(r.line, r.allowed ? 'hit-allow' : 'hit-block');
   }
   if (current > 0) mark(current, 'current');
+  const cutAt = c && c.truncated ? c.parsed_lines : 0;
   if (last.lint) {
     for (const f of last.lint.findings) {
       if (f.line <= 0) continue;
@@ -151,13 +179,15 @@ function renderEditor() {
   lines.forEach((text, i) => {
     const n = i + 1;
     const m = marks.get(n);
-    const cls = m ? ' ' + [...m].join(' ') : '';
+    let cls = m ? ' ' + [...m].join(' ') : '';
+    if (cutAt && n > cutAt) cls += n === cutAt + 1 ? ' cut cut-start' : ' cut';
     const g = el('div', 'n' + cls, String(n));
     gut.appendChild(g);
     const l = el('div', 'l' + cls);
     l.id = 'L' + n;
     l.appendChild(el('span', 't', text));
     if (notes.has(n)) l.appendChild(el('span', 'note', '   ← ' + notes.get(n)));
+    else if (cutAt && n === cutAt + 1) l.appendChild(el('span', 'note', '   ← crawlers stop reading before this line'));
     back.appendChild(l);
   });
   $('gutter').replaceChildren(gut);
@@ -193,8 +223,19 @@ function goToLine(n, select) {
 
 // ---- checking ----------------------------------------------------------------
 
+// urlList returns the URLs to test with their 1-based line in the list.
 function urlList() {
-  return urlsEl.value.split(/\r?\n/).map((s) => s.trim()).filter((s) => s !== '');
+  const out = [];
+  urlsEl.value.split(/\r?\n/).forEach((s, i) => {
+    s = s.trim();
+    if (s !== '') out.push({ line: i + 1, url: s });
+  });
+  return out;
+}
+
+// stale marks the results an error made wrong, or clears the mark.
+function stale(ids, on) {
+  for (const id of ids) $(id).classList.toggle('stale', on);
 }
 
 let checkTimer = 0;
@@ -208,8 +249,9 @@ async function runCheck() {
   const my = ++seq;
   if (inflight) inflight.abort();
   inflight = new AbortController();
-  const robots = robotsEl.value;
-  const body = { robots, agent: agentEl.value.trim() || '*', urls: urlList(), profile: profileEl.value };
+  const robots = robotsToSend();
+  const list = urlList();
+  const body = { robots, agent: agentEl.value.trim() || '*', urls: list.map((u) => u.url), profile: profileEl.value };
   try {
     // The check resolves the engine (the crawler's own unless one is
     // picked); the file is linted under the same one.
@@ -218,12 +260,22 @@ async function runCheck() {
     if (servedAt) lintBody.url = servedAt;
     const lint = await api('/api/lint', lintBody, inflight.signal);
     if (my !== seq) return;
+    check.lines = list.map((u) => u.line);
     last = { check, lint };
     show($('check-error'), false);
+    stale(['check-out', 'lint-box'], false);
   } catch (e) {
     if (isAbort(e) || my !== seq) return;
     $('check-error').textContent = e.message;
     show($('check-error'), true);
+    // The verdicts, group, sitemaps, findings and matrix on screen are
+    // for the previous input: say so, and take their marks off the
+    // editor.
+    stale(['check-out', 'lint-box', 'matrix-box'], true);
+    last = { check: null, lint: null };
+    current = 0;
+    show($('cut-note'), false);
+    renderEditor();
     return;
   }
   const firstHit = last.check.results.find((r) => r.line > 0);
@@ -231,8 +283,22 @@ async function runCheck() {
   renderEditor();
   renderResults();
   renderGroup();
+  renderCut();
   renderLint();
   renderSitemaps();
+  scheduleMatrix();
+}
+
+// renderCut says where crawlers stop reading a file over 500 KiB.
+function renderCut() {
+  const c = last.check;
+  const box = $('cut-note');
+  if (!c.truncated) { show(box, false); return; }
+  const size = new TextEncoder().encode(robotsEl.value).length;
+  box.textContent = 'This file is ' + kib(size) + '. Crawlers read only the first 500 KiB (RFC 9309 §2.5; Google stops there too): lines 1 to ' +
+    fmtInt(c.parsed_lines) + ' (' + fmtInt(c.parsed_bytes) + ' bytes). Everything from line ' + fmtInt(c.parsed_lines + 1) + ' on is ignored, and shown struck through.' +
+    (robotsEl.value.length > maxSend ? ' (Only the first ' + fmtInt(maxSend) + ' characters were sent for checking.)' : '');
+  show(box, true);
 }
 
 function renderResults() {
@@ -249,11 +315,23 @@ function renderResults() {
   c.results.forEach((r, i) => {
     const tr = el('tr');
     tr.dataset.index = String(i);
+    tr.dataset.line = String(c.lines[i]);
+    if (r.error) {
+      // A bad URL is marked on its own line; the others are checked.
+      tr.className = 'bad-url';
+      const v = el('td');
+      v.appendChild(el('span', 'badge err', 'Bad URL'));
+      tr.appendChild(v);
+      tr.appendChild(urlNode('url', r.url));
+      tr.appendChild(el('td', 'url-error', 'line ' + c.lines[i] + ' of the URL list: ' + r.error));
+      rows.appendChild(tr);
+      return;
+    }
     if (r.line > 0 && r.line === current) tr.className = 'selected';
     const v = el('td');
     v.appendChild(el('span', 'badge ' + (r.allowed ? 'allow' : 'block'), r.allowed ? 'Allowed' : 'Blocked'));
     tr.appendChild(v);
-    tr.appendChild(el('td', 'url', r.url));
+    tr.appendChild(urlNode('url', r.url));
     const d = el('td');
     if (r.line > 0) {
       const b = el('button', 'link', 'line ' + r.line);
@@ -304,31 +382,67 @@ function renderGroup() {
   } else if (c.crawl_delay) {
     box.appendChild(el('p', 'hint', 'Crawl-delay ' + c.crawl_delay.seconds + ' s (line ' + c.crawl_delay.line + '): not read under ' + c.engine + ' rules (Bing and Yandex read it).'));
   }
-  if (c.truncated) box.appendChild(el('p', 'banner-warn', 'The file is over 500 KiB: crawlers ignore everything after the limit.'));
 }
 
+const sevOrder = { error: 0, warning: 1, info: 2 };
+const plural = (n, word) => fmtInt(n) + ' ' + word + (n === 1 ? '' : 's');
+
+// renderLint lists the findings grouped by code, with counts, showing the
+// severities ticked above the list (errors and warnings by default).
 function renderLint() {
-  const list = $('lint-list');
-  const items = document.createDocumentFragment();
   const fs = last.lint.findings;
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const f of fs) counts[f.severity] = (counts[f.severity] || 0) + 1;
+  for (const sev of Object.keys(counts)) $('count-' + sev).textContent = fmtInt(counts[sev]);
+  const shown = new Set([...document.querySelectorAll('#lint-box input[data-sev]')].filter((i) => i.checked).map((i) => i.dataset.sev));
+  const hidden = fs.filter((f) => !shown.has(f.severity)).length;
   $('lint-summary').textContent = fs.length === 0
-    ? 'No problems found in ' + last.lint.lines + ' line' + (last.lint.lines === 1 ? '' : 's') + '.'
-    : fs.length + ' finding' + (fs.length > 1 ? 's' : '') + ':';
+    ? 'none in ' + plural(last.lint.lines, 'line') + '.'
+    : plural(counts.error, 'error') + ', ' + plural(counts.warning, 'warning') + ', ' + plural(counts.info, 'info') +
+      (hidden ? ' (' + fmtInt(hidden) + ' hidden by the filter)' : '');
+  const groups = new Map();
   for (const f of fs) {
-    const li = el('li');
-    li.appendChild(el('span', 'sev ' + f.severity, f.severity));
-    if (f.line > 0) {
-      const b = el('button', 'link', 'line ' + f.line);
-      b.type = 'button';
-      b.addEventListener('click', () => goToLine(f.line, true));
-      li.appendChild(b);
-      li.appendChild(document.createTextNode(': '));
-    }
-    li.appendChild(document.createTextNode(f.message + (f.hint ? ' — ' + f.hint : '')));
-    items.appendChild(li);
+    if (!shown.has(f.severity)) continue;
+    if (!groups.has(f.code)) groups.set(f.code, []);
+    groups.get(f.code).push(f);
   }
-  list.replaceChildren(items);
+  const sorted = [...groups.values()].sort((a, b) => sevOrder[a[0].severity] - sevOrder[b[0].severity] || b.length - a.length);
+  const frag = document.createDocumentFragment();
+  for (const g of sorted) {
+    const f0 = g[0];
+    const det = el('details', 'lint-group');
+    det.dataset.code = f0.code;
+    det.dataset.severity = f0.severity;
+    det.dataset.count = String(g.length);
+    det.open = g.length <= 3 || sorted.length === 1;
+    const sum = el('summary');
+    sum.appendChild(el('span', 'sev ' + f0.severity, f0.severity));
+    sum.appendChild(el('code', '', f0.code));
+    sum.appendChild(document.createTextNode(' '));
+    sum.appendChild(el('span', 'count', '×' + fmtInt(g.length)));
+    sum.appendChild(document.createTextNode(' ' + f0.message));
+    det.appendChild(sum);
+    const ul = el('ul');
+    for (const f of g.slice(0, 500)) {
+      const li = el('li');
+      if (f.line > 0) {
+        const b = el('button', 'link', 'line ' + f.line);
+        b.type = 'button';
+        b.addEventListener('click', () => goToLine(f.line, true));
+        li.appendChild(b);
+        li.appendChild(document.createTextNode(': '));
+      }
+      li.appendChild(document.createTextNode(f.message + (f.hint ? ' — ' + f.hint : '')));
+      ul.appendChild(li);
+    }
+    if (g.length > 500) ul.appendChild(el('li', 'hint', '… and ' + fmtInt(g.length - 500) + ' more'));
+    det.appendChild(ul);
+    frag.appendChild(det);
+  }
+  if (fs.length > 0 && sorted.length === 0) frag.appendChild(el('p', 'hint', 'Every finding is hidden by the filter above.'));
+  $('lint-list').replaceChildren(frag);
 }
+for (const i of document.querySelectorAll('#lint-box input[data-sev]')) i.addEventListener('change', () => { if (last.lint) renderLint(); });
 
 function renderSitemaps() {
   const ul = $('sitemaps');
@@ -361,9 +475,141 @@ for (const e of [robotsEl, urlsEl, agentEl]) e.addEventListener('input', schedul
 profileEl.addEventListener('change', scheduleCheck);
 robotsEl.addEventListener('input', () => renderEditor());
 
+// ---- the matrix: crawlers × URLs ------------------------------------------------
+
+let crawlerList = [];
+let matrixSeq = 0;
+let matrixTimer = 0;
+const maxMatrix = 40;
+
+function matrixAgents() {
+  const seen = new Set();
+  return $('matrix-agents').value.split(',').map((s) => s.trim()).filter((s) => s && !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase()));
+}
+
+function scheduleMatrix() {
+  clearTimeout(matrixTimer);
+  matrixTimer = setTimeout(runMatrix, 100);
+}
+
+// runMatrix checks every URL for every crawler (one /api/check each, in
+// parallel) and draws one table: URLs down, crawlers across.
+async function runMatrix() {
+  const my = ++matrixSeq;
+  const agents = matrixAgents().slice(0, maxMatrix);
+  const list = urlList();
+  const table = $('matrix');
+  if (agents.length === 0 || list.length === 0) {
+    table.replaceChildren(el('caption', 'hint', agents.length === 0 ? 'Add crawlers to see the table.' : 'Enter URLs above to see the table.'));
+    show($('matrix-error'), false);
+    stale(['matrix-box'], false);
+    return;
+  }
+  const robots = robotsToSend();
+  let answers;
+  try {
+    answers = await Promise.all(agents.map((agent) => api('/api/check', { robots, agent, urls: list.map((u) => u.url), profile: profileEl.value })));
+  } catch (e) {
+    if (my !== matrixSeq) return;
+    $('matrix-error').textContent = e.message;
+    show($('matrix-error'), true);
+    stale(['matrix-box'], true);
+    return;
+  }
+  if (my !== matrixSeq) return;
+  show($('matrix-error'), false);
+  stale(['matrix-box'], false);
+  const frag = document.createDocumentFragment();
+  frag.appendChild(el('caption', 'sr', 'Verdict per crawler and URL'));
+  const head = el('tr');
+  head.appendChild(Object.assign(el('th', 'url', 'URL'), { scope: 'col' }));
+  answers.forEach((a, j) => {
+    const th = el('th', '', a.tokens[0] || agents[j]);
+    th.scope = 'col';
+    th.title = agents[j] + ' · ' + a.engine + ' rules';
+    th.dataset.agent = agents[j];
+    head.appendChild(th);
+  });
+  const thead = el('thead');
+  thead.appendChild(head);
+  frag.appendChild(thead);
+  const tb = el('tbody');
+  list.forEach((u, i) => {
+    const tr = el('tr');
+    tr.dataset.line = String(u.line);
+    const th = urlNode('url', u.url);
+    tr.appendChild(th);
+    answers.forEach((a, j) => {
+      const r = a.results[i];
+      const td = el('td');
+      td.dataset.agent = agents[j];
+      if (r.error) {
+        td.appendChild(el('span', 'badge err', 'Bad URL'));
+        td.appendChild(el('span', 'cell-line', 'URL line ' + u.line));
+      } else {
+        td.appendChild(el('span', 'badge ' + (r.allowed ? 'allow' : 'block'), r.allowed ? 'Allowed' : 'Blocked'));
+        td.appendChild(el('span', 'cell-line', r.line > 0 ? 'line ' + r.line : 'no rule'));
+        td.title = r.line > 0 ? r.rule : r.reason;
+      }
+      tr.appendChild(td);
+    });
+    tb.appendChild(tr);
+  });
+  frag.appendChild(tb);
+  table.replaceChildren(frag);
+}
+
+// renderPurposes offers the registry's crawlers by purpose.
+function renderPurposes() {
+  const by = new Map();
+  for (const c of crawlerList) {
+    if (!by.has(c.purpose)) by.set(c.purpose, []);
+    by.get(c.purpose).push(c.name);
+  }
+  const order = ['search', 'ai-training', 'ai-search', 'ai', 'user-fetch', 'ads', 'archive', 'seo', 'preview'];
+  const purposes = [...by.keys()].sort((a, b) => ((order.indexOf(a) + 1) || 99) - ((order.indexOf(b) + 1) || 99) || a.localeCompare(b));
+  const frag = document.createDocumentFragment();
+  for (const p of purposes) {
+    const b = el('button', 'secondary', '+ ' + p + ' (' + by.get(p).length + ')');
+    b.type = 'button';
+    b.dataset.purpose = p;
+    b.title = by.get(p).join(', ');
+    b.addEventListener('click', () => {
+      const have = matrixAgents();
+      const lower = new Set(have.map((a) => a.toLowerCase()));
+      for (const n of by.get(p)) if (!lower.has(n.toLowerCase())) have.push(n);
+      $('matrix-agents').value = have.join(', ');
+      writeHash();
+      scheduleMatrix();
+    });
+    frag.appendChild(b);
+  }
+  $('matrix-purposes').replaceChildren(frag);
+}
+
+$('matrix-agents').addEventListener('input', () => { writeHash(); scheduleMatrix(); });
+$('matrix-clear').addEventListener('click', () => { $('matrix-agents').value = ''; writeHash(); scheduleMatrix(); });
+
+// ---- downloading the edited file -------------------------------------------------
+
+$('download').addEventListener('click', () => {
+  const a = el('a');
+  a.href = URL.createObjectURL(new Blob([robotsEl.value], { type: 'text/plain;charset=utf-8' }));
+  a.download = 'robots.txt';
+  a.hidden = true;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+});
+
 // ---- fetching a robots.txt ---------------------------------------------------
 
-function kib(n) { return n < 1024 ? n + ' bytes' : (n / 1024).toFixed(1) + ' KiB'; }
+function kib(n) {
+  if (n < 1024) return n + ' bytes';
+  if (n < 1 << 20) return (n / 1024).toFixed(1) + ' KiB';
+  return (n / (1 << 20)).toFixed(2) + ' MiB';
+}
 
 $('fetch-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
@@ -372,6 +618,7 @@ $('fetch-form').addEventListener('submit', async (ev) => {
   if (!url) { $('fetch-url').focus(); return; }
   $('fetch-go').disabled = true;
   box.className = 'outcome';
+  delete box.dataset.verdict;
   box.textContent = 'Fetching…';
   show(box, true);
   try {
@@ -379,6 +626,14 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     const o = d.outcome;
     const redirects = o.redirects || [];
     box.replaceChildren();
+    // Styled by what the fetch means for crawlers: rules apply (2xx),
+    // no restrictions (4xx), or everything disallowed (5xx, 429,
+    // unreachable).
+    const meaning = { 'use-rules': ['ok', 'The rules in the file apply'], 'allow-all': ['allow', 'No restrictions: everything is allowed'], 'disallow-all': ['bad', 'Everything is disallowed'] }[o.verdict] || ['bad', o.verdict];
+    box.className = 'outcome ' + meaning[0];
+    box.dataset.verdict = o.verdict;
+    box.dataset.case = o.case;
+    box.appendChild(el('p', 'verdict', meaning[1]));
     const head = el('p');
     head.appendChild(el('strong', '', o.status ? 'HTTP ' + o.status : 'No response'));
     head.appendChild(document.createTextNode(' from ' + o.url + ' · ' + kib(o.bytes) + ' · ' +
@@ -393,7 +648,6 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     box.appendChild(el('p', '', o.explain));
     if (o.error) box.appendChild(el('p', 'hint', o.error));
     for (const w of o.warnings || []) box.appendChild(el('p', 'hint', 'warning: ' + w));
-    if (o.verdict !== 'use-rules') box.className = 'outcome bad';
     robotsEl.value = d.robots;
     servedAt = o.final_url || o.url;
     if (!urlsEl.value.trim()) urlsEl.value = new URL(o.url).origin + '/';
@@ -402,7 +656,9 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     scheduleCheck();
   } catch (e) {
     box.className = 'outcome bad';
-    box.textContent = e.message;
+    box.dataset.verdict = 'error';
+    box.replaceChildren(el('p', 'verdict', 'Not fetched'), el('p', '', e.message),
+      el('p', 'hint', 'The editor still holds the text from before; its results below are for that text, not for ' + url + '.'));
   } finally {
     $('fetch-go').disabled = !info.fetch;
   }
@@ -414,7 +670,9 @@ $('share').addEventListener('click', async () => {
   writeHashNow();
   try {
     await navigator.clipboard.writeText(location.href);
-    $('share-note').textContent = 'Link copied.';
+    $('share-note').textContent = robotsEl.value.length > maxHashRobots
+      ? 'Link copied, without the file: it is too large for a link (download it instead).'
+      : 'Link copied.';
   } catch (e) {
     $('share-note').textContent = 'Copy the address bar: it holds this result.';
   }
@@ -471,6 +729,36 @@ $('page-form').addEventListener('submit', async (ev) => {
   }
 });
 
+// summaryLine says in one line whether a crawler may index the page, and
+// why: robots.txt first (a blocked page is never fetched), then noindex,
+// then what else the page restricts.
+function summaryLine(c) {
+  const li = el('li');
+  li.dataset.agent = c.agent;
+  const vals = new Map(c.values.map((v) => [v.field, v]));
+  const idx = vals.get('index') || {};
+  let ok = true;
+  let why;
+  if (c.robots && !c.robots.allowed) {
+    ok = false;
+    why = 'robots.txt blocks it' + (c.robots.line ? ' (line ' + c.robots.line + ': ' + c.robots.rule + ')' : ' (' + c.robots.reason + ')') +
+      ', so it never reads the page; the URL alone may still be listed from links';
+  } else if (idx.value === false) {
+    ok = false;
+    why = (idx.rule || 'noindex') + (idx.source ? ' (' + idx.source + ')' : '');
+  } else {
+    const parts = [c.robots ? 'robots.txt allows it' + (c.robots.line ? ' (line ' + c.robots.line + ')' : '') : 'robots.txt not checked', 'no noindex'];
+    const limits = c.values.filter((v) => v.source && v.field !== 'index').map((v) => (v.rule || v.field) + ' (' + v.source + ')');
+    if (limits.length) parts.push('but ' + limits.join(', '));
+    why = parts.join(', ');
+  }
+  li.className = ok ? 'yes' : 'no';
+  li.dataset.indexable = String(ok);
+  li.appendChild(el('strong', '', (ok ? '✓ ' : '✗ ') + c.agent + ': ' + (ok ? 'indexable' : 'not indexable')));
+  li.appendChild(el('span', 'why', ' — ' + why + '.'));
+  return li;
+}
+
 function renderPage(d) {
   const out = $('page-out');
   const frag = document.createDocumentFragment();
@@ -497,28 +785,40 @@ function renderPage(d) {
   }
   if (d.robots.source === 'pasted') frag.appendChild(el('p', 'hint', 'robots.txt: the text of the robots.txt tab.'));
 
+  // One line per crawler first: indexable or not, and why.
+  frag.appendChild(el('h2', '', 'Indexable?'));
+  const sumList = el('ul', 'page-summary');
+  sumList.id = 'page-summary';
+  for (const c of d.crawlers) sumList.appendChild(summaryLine(c));
+  frag.appendChild(sumList);
+
+  // Then every directive: directives down, crawlers across.
+  frag.appendChild(el('h2', '', 'Every directive, per crawler'));
   const wrap = el('div', 'table-wrap');
   const t = el('table', 'page-table');
   t.id = 'page-table';
-  const cap = el('caption', 'sr', 'Effective directives per crawler');
-  t.appendChild(cap);
+  t.appendChild(el('caption', 'sr', 'Effective directives per crawler'));
   const hr = el('tr');
-  hr.appendChild(Object.assign(el('th', '', 'Crawler'), { scope: 'col' }));
-  hr.appendChild(Object.assign(el('th', '', 'robots.txt'), { scope: 'col' }));
-  for (const [, label] of pageFields) hr.appendChild(Object.assign(el('th', '', label), { scope: 'col' }));
+  hr.appendChild(Object.assign(el('th', '', 'Directive'), { scope: 'col' }));
+  for (const c of d.crawlers) {
+    const th = el('th', c.blocked ? 'blocked' : '');
+    th.scope = 'col';
+    th.dataset.agent = c.agent;
+    th.appendChild(el('strong', '', c.agent));
+    th.appendChild(el('span', 'from', c.engine + ' rules'));
+    for (const n of c.notes || []) th.appendChild(el('span', 'from note', n));
+    hr.appendChild(th);
+  }
   const th = el('thead');
   th.appendChild(hr);
   t.appendChild(th);
   const tb = el('tbody');
+  const robotsRow = el('tr');
+  robotsRow.appendChild(Object.assign(el('th', '', 'robots.txt'), { scope: 'row' }));
   for (const c of d.crawlers) {
-    const tr = el('tr', c.blocked ? 'blocked' : '');
-    tr.dataset.agent = c.agent;
-    const name = el('td');
-    name.appendChild(el('strong', '', c.agent));
-    name.appendChild(el('span', 'from', c.engine + ' rules'));
-    for (const n of c.notes || []) name.appendChild(el('span', 'from note', n));
-    tr.appendChild(name);
-    const rb = el('td');
+    const rb = el('td', c.blocked ? 'blocked' : '');
+    rb.dataset.agent = c.agent;
+    rb.dataset.field = 'robots';
     if (c.robots) {
       rb.appendChild(el('span', 'badge ' + (c.robots.allowed ? 'allow' : 'block'), c.robots.allowed ? 'Allowed' : 'Blocked'));
       if (c.robots.line) rb.appendChild(el('span', 'from', 'line ' + c.robots.line + ': ' + c.robots.rule));
@@ -526,11 +826,18 @@ function renderPage(d) {
     } else {
       rb.appendChild(el('span', 'hint', 'not checked'));
     }
-    tr.appendChild(rb);
-    const byField = new Map(c.values.map((v) => [v.field, v]));
-    for (const [field] of pageFields) {
-      const v = byField.get(field) || { value: null };
-      const td = el('td');
+    robotsRow.appendChild(rb);
+  }
+  tb.appendChild(robotsRow);
+  const byAgent = new Map(d.crawlers.map((c) => [c.agent, new Map(c.values.map((v) => [v.field, v]))]));
+  for (const [field, label] of pageFields) {
+    const tr = el('tr');
+    tr.dataset.field = field;
+    tr.appendChild(Object.assign(el('th', '', label), { scope: 'row' }));
+    for (const c of d.crawlers) {
+      const v = byAgent.get(c.agent).get(field) || { value: null };
+      const td = el('td', c.blocked ? 'blocked' : '');
+      td.dataset.agent = c.agent;
       td.dataset.field = field;
       td.appendChild(document.createTextNode(fmtValue(field, v.value)));
       if (v.source) {
@@ -595,6 +902,8 @@ async function start() {
       dl.appendChild(o);
     }
     $('crawler-list').replaceChildren(dl);
+    crawlerList = cr.crawlers;
+    renderPurposes();
     info = inf;
   } catch (e) {
     info = { fetch: false, note: e.message };
