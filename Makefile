@@ -15,7 +15,7 @@ STATICCHECK  := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME     ?= 5000x
 
-.PHONY: test deps fmt-check vet staticcheck unit fuzz bench
+.PHONY: test deps fmt-check vet staticcheck unit fuzz bench bench-serve
 
 test: deps fmt-check vet staticcheck unit fuzz
 
@@ -64,3 +64,9 @@ fuzz:
 # bench runs rep beside its peers (separate module, see BENCHMARKS.md).
 bench:
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 6 -timeout 3h ./...
+
+# bench-serve measures rep serve's GET /api/allowed on a warm cache beside a
+# bare net/http handler, with wrk (installed with apt-get when missing),
+# memory and Redis stores; results in bench/results/<date>-serve/.
+bench-serve:
+	cd bench && ./serve.sh

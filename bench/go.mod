@@ -9,4 +9,9 @@ require (
 	github.com/temoto/robotstxt v1.1.2
 )
 
+require (
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
+
 replace github.com/rep-toolkit/rep => ../
