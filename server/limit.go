@@ -181,7 +181,6 @@ func clientAddr(r *http.Request) netip.Addr {
 type warmIndex struct {
 	store robotsfetch.Store
 	now   func() time.Time
-	m     *metrics
 
 	mu      sync.RWMutex
 	origins map[string]warmEntry

@@ -340,7 +340,7 @@ func scrape(t *testing.T, base string) map[string]*family {
 // strict parser of the text format.
 func TestMetrics(t *testing.T) {
 	o := newRobotsCounter(t, "User-agent: *\nDisallow: /private\n")
-	gone := newOrigin(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) })
+	gone := newOrigin(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
 	ts, _ := newGuardedServer(t, Config{})
 	fams := scrape(t, ts.URL)
 	if v := fams["rep_robots_fetches_total"].value(t, "case", "success"); v != 0 {
