@@ -2,10 +2,13 @@ package server
 
 import (
 	"bufio"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -100,5 +103,52 @@ func TestSizeText(t *testing.T) {
 		if got := sizeText(atoiT(t, row[0])); got != row[1] {
 			t.Errorf("sizeText(%s) = %q, want %q", row[0], got, row[1])
 		}
+	}
+}
+
+// TestPageRedirectLimit: /api/page with a URL follows at most 5 redirects,
+// counted by the loopback site that serves them: a sixth is neither
+// requested nor followed.
+func TestPageRedirectLimit(t *testing.T) {
+	for _, row := range readTable(t, "page_redirects.tsv", 5) {
+		hops, status, requests, msg := atoiT(t, row[0]), atoiT(t, row[1]), atoiT(t, row[3]), row[4]
+		t.Run(row[0], func(t *testing.T) {
+			var pages atomic.Int64
+			o := newOrigin(t, func(w http.ResponseWriter, r *http.Request) {
+				var n int
+				if _, err := fmt.Sscanf(r.URL.Path, "/hop/%d", &n); err != nil {
+					http.NotFound(w, r) // robots.txt: none
+					return
+				}
+				pages.Add(1)
+				if n < hops {
+					http.Redirect(w, r, fmt.Sprintf("/hop/%d", n+1), http.StatusFound)
+					return
+				}
+				w.Header().Set("Content-Type", "text/html")
+				w.Write([]byte(`<meta name="robots" content="noindex">`))
+			})
+			ts, _ := newGuardedServer(t, Config{RatePerSecond: -1})
+			st, m := call(t, "POST", ts.URL+"/api/page", `{"url":"`+o.URL+`/hop/0","agents":["Googlebot"]}`)
+			if st != status {
+				t.Fatalf("status %d, want %d (%v)", st, status, m)
+			}
+			if got := pages.Load(); got != int64(requests) {
+				t.Errorf("the site got %d page requests, want %d", got, requests)
+			}
+			if status != http.StatusOK {
+				if got, _ := m["error"].(string); !strings.Contains(got, msg) {
+					t.Errorf("error %q, want it to say %q", got, msg)
+				}
+				return
+			}
+			f := m["fetch"].(map[string]any)
+			if got := len(f["redirects"].([]any)); strconv.Itoa(got) != row[2] {
+				t.Errorf("%d redirects, want %s", got, row[2])
+			}
+			if want := fmt.Sprintf("%s/hop/%d", o.URL, hops); f["final_url"] != want {
+				t.Errorf("final_url %v, want %s", f["final_url"], want)
+			}
+		})
 	}
 }
