@@ -48,7 +48,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (1 MiB)", MaxBody))
+		writeError(w, http.StatusRequestEntityTooLarge, "request body is over "+sizeText(MaxBody))
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "empty request body: send a JSON object")
 	case errors.As(err, &syntax):
@@ -65,6 +65,19 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusBadRequest, "bad request body: "+err.Error())
 	}
 	return false
+}
+
+// sizeText writes a byte count as "1048576 bytes (1 MiB)", naming the
+// binary unit only when the count is a whole number of it.
+func sizeText(n int) string {
+	s := fmt.Sprintf("%d bytes", n)
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		s += fmt.Sprintf(" (%d MiB)", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		s += fmt.Sprintf(" (%d KiB)", n>>10)
+	}
+	return s
 }
 
 func jsonKind(k string) string {
