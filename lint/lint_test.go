@@ -475,7 +475,7 @@ lint/codes.go; do not edit. Run 'go test ./lint -run TestLintDocs -update'. -->
 it differently from what its author meant. Each finding has a stable code; ` + "`rep lint -explain CODE`" + `
 prints the text below.
 
-    rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif]
+    rep lint [-agent NAME ...] [-profile ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif]
              [-severity info|warning|error] FILE|URL|-
 
 - Text output is compiler-style, ` + "`robots.txt:12:1: warning: [code] message`" + `, with a hint below.
@@ -488,6 +488,9 @@ prints the text below.
 - ` + "`-agent NAME`" + ` (repeatable; a token, a User-Agent header or a comma-separated fallback chain
   such as ` + "`Googlebot-Image,Googlebot`" + `) adds a per-crawler view to the text and JSON output: the
   group the crawler obeys, the rules in force (merged), and the rules of other groups it ignores.
+  A crawler the registry knows is viewed as it behaves (rep.NewAgent: Googlebot-Image falls back
+  to Googlebot's group, AdsBot-Google ignores the * group, bingbot follows Bing's Crawl-delay
+  reading), with the engine and the registry's notes; ` + "`-parser-only`" + ` gives the bare parser's view.
 - A URL argument is fetched as a crawler would, with robotsfetch (its site's /robots.txt, up to
   5 redirects, gzip, a 2 MiB read cap); findings about the status, redirects and Content-Type
   (line 0) join the list. When the status means crawlers do not read the body (4xx, 5xx, 429,
