@@ -577,7 +577,7 @@ func (a *Auditor) Report() *Report {
 		c.TopPaths = s.top.list()
 		if s.spoofers != nil {
 			for _, p := range s.spoofers.list() {
-				c.SpoofedFrom = append(c.SpoofedFrom, IPCount{IP: p.Path, Count: p.Count})
+				c.SpoofedFrom = append(c.SpoofedFrom, IPCount{IP: p.Path, Count: p.Count, Error: p.Error, Estimated: p.Estimated})
 			}
 		}
 		for _, e := range s.hosts {

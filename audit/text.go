@@ -125,7 +125,7 @@ func WriteText(w io.Writer, r *Report) error {
 				if i == 3 {
 					break
 				}
-				ips = append(ips, fmt.Sprintf("%s (%s)", x.IP, num(x.Count)))
+				ips = append(ips, fmt.Sprintf("%s (%s)", x.IP, estimate(x.Count, x.Error)))
 			}
 			p("  %s: %s\n", c.Name, strings.Join(ips, ", "))
 		}
@@ -151,7 +151,7 @@ func WriteText(w io.Writer, r *Report) error {
 			if j == 3 {
 				break
 			}
-			ps = append(ps, fmt.Sprintf("%s (%s)", x.Path, num(x.Count)))
+			ps = append(ps, fmt.Sprintf("%s (%s)", x.Path, estimate(x.Count, x.Error)))
 		}
 		p("  %s: %s\n", c.Name, strings.Join(ps, ", "))
 	}
@@ -229,4 +229,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// estimate renders a top-k count: exact as is, an estimate as
+// "~667, at least 640" (Space-Saving overcounts by at most err).
+func estimate(count, err int64) string {
+	if err <= 0 {
+		return num(count)
+	}
+	return "~" + num(count) + ", at least " + num(count-err)
 }
