@@ -399,9 +399,25 @@ func (f *Fetcher) lease(origin, key string, prev *Entry) (token string, fresh, n
 		f.storeFailed(origin, "acquire lease", err)
 		return token, ok, err
 	}
-	token, ok, err := acquire()
-	if ok || err != nil {
+	// recheck reads the Store again once the lease is taken: the previous
+	// holder may have written the entry and released the lease between
+	// this Fetcher's read and its lease.
+	recheck := func(token string) (string, *Entry, *Entry, error) {
+		fresh, prev, err := f.storeGet(origin, key, prev)
+		if fresh != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+			f.storeFailed(origin, "release lease", f.leaser.ReleaseLease(ctx, key, token))
+			cancel()
+			return "", fresh, prev, nil
+		}
 		return token, nil, prev, err
+	}
+	token, ok, err := acquire()
+	switch {
+	case err != nil:
+		return "", nil, prev, err
+	case ok:
+		return recheck(token)
 	}
 	f.stats.leaseWaits.Add(1)
 	start := time.Now()
@@ -421,9 +437,15 @@ func (f *Fetcher) lease(origin, key string, prev *Entry) (token string, fresh, n
 		}
 		// No entry yet: the holder is still fetching, or its lease ended
 		// without one (it died, or the answer said no-store).
-		if token, ok, err = acquire(); ok || err != nil {
-			f.stats.leaseFallbacks.Add(1)
-			return token, nil, prev, err
+		switch token, ok, err = acquire(); {
+		case err != nil:
+			return "", nil, prev, err
+		case ok:
+			token, fresh, prev, err = recheck(token)
+			if fresh == nil {
+				f.stats.leaseFallbacks.Add(1)
+			}
+			return token, fresh, prev, err
 		}
 	}
 }
