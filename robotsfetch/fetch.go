@@ -111,11 +111,11 @@ type Options struct {
 	Logger *slog.Logger
 	// OnFetch, when set, is called once for every fetch from the network
 	// and every answer read from the Store (Outcome.Source tells which),
-	// after the callers waiting for it have their answer; answers from
+	// before the callers waiting for it get their answer; answers from
 	// memory do not call it. It is called from the Fetcher's goroutines,
 	// concurrently for different origins: it must be safe for concurrent
-	// use, return quickly (it delays the next fetch of that origin, not
-	// the answer), and not modify the Outcome's slices.
+	// use, return quickly (the callers for that origin wait for it), and
+	// not modify the Outcome's slices.
 	OnFetch func(Outcome)
 	// Now is the clock; nil means time.Now. Tests inject one.
 	Now func() time.Time
@@ -464,8 +464,8 @@ func (f *Fetcher) finish(origin string, c *call, e *Entry) {
 	delete(f.flight, origin)
 	c.robots = r
 	f.mu.Unlock()
+	f.observe(&r.Outcome) // before the answer: a caller sees its fetch counted
 	close(c.done)
-	f.observe(&r.Outcome)
 }
 
 // build parses the entry's good copy when its rules are in force.

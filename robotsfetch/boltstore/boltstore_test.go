@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/testkit/storetest"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
 )
@@ -168,5 +169,18 @@ func TestLocked(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); err == nil {
 		t.Error("opened a file in a missing directory")
+	}
+}
+
+// TestColdFleet: two cold Fetchers sharing one bolt Store ask for 20
+// origins at once: the Store's leases make it 20 requests.
+func TestColdFleet(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "robots.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := storetest.ColdFleet(t, s, 2, 20, 0); n != 20 {
+		t.Errorf("2 Fetchers × 20 origins: %d requests, want 20", n)
 	}
 }
