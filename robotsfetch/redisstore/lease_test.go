@@ -143,7 +143,6 @@ type fleetProc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	out   *bufio.Scanner
-	mu    sync.Mutex
 	lines []string
 }
 
