@@ -62,6 +62,12 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
 		}
+		if cfg.logger != nil {
+			fo.Logger = cfg.logger
+		}
+		if cfg.onFetch != nil {
+			fo.OnFetch = cfg.onFetch
+		}
 		if f, err = robotsfetch.New(fo); err != nil {
 			return nil, err
 		}

@@ -172,8 +172,8 @@ func TestWait(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				const site, other = "https://www.example.com", "https://other.example.com"
 				store := &robotsfetch.MemoryStore{}
-				storeRobots(store, site, tt.robots)
-				storeRobots(store, other, "")
+				storeRobots(store, tt.ua+"/1.0", site, tt.robots)
+				storeRobots(store, tt.ua+"/1.0", other, "")
 				c, err := rep.New(tt.ua+"/1.0", append([]rep.Option{rep.WithEngine(tt.profile), rep.WithStore(store)}, tt.opts...)...)
 				if err != nil {
 					t.Fatal(err)
@@ -211,14 +211,14 @@ func TestWait(t *testing.T) {
 }
 
 // storeRobots puts a fresh robots.txt for origin in the store, as another
-// crawler of the fleet would have.
-func storeRobots(store robotsfetch.Store, origin, body string) {
+// crawler of the fleet, sending userAgent, would have.
+func storeRobots(store robotsfetch.Store, userAgent, origin, body string) {
 	now := time.Now()
-	e := &robotsfetch.Entry{Origin: origin,
+	e := &robotsfetch.Entry{Origin: origin, UserAgent: userAgent,
 		Last: robotsfetch.Outcome{Origin: origin, URL: origin + "/robots.txt", Status: 200, Case: robotsfetch.Success,
 			Verdict: robotsfetch.UseRules, FetchedAt: now, ExpiresAt: now.Add(24 * time.Hour)},
 		Good: &robotsfetch.Copy{Case: robotsfetch.Success, Status: 200, Body: []byte(body), FetchedAt: now}}
-	store.Put(context.Background(), origin, e, time.Hour)
+	store.Put(context.Background(), robotsfetch.StoreKey(origin, userAgent), e, time.Hour)
 }
 
 func TestWaitConcurrent(t *testing.T) {
