@@ -223,7 +223,11 @@ func storeRobots(store robotsfetch.Store, userAgent, origin, body string) {
 
 func TestWaitConcurrent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c, _ := rep.New("ExampleBot/1.0", rep.WithDelay(2*time.Second, time.Minute))
+		// The robots.txt comes from a store filled beforehand: an unknown
+		// crawler reads Crawl-delay, and no test reaches the network.
+		store := &robotsfetch.MemoryStore{}
+		storeRobots(store, "ExampleBot/1.0", "https://example.com", "")
+		c, _ := rep.New("ExampleBot/1.0", rep.WithDelay(2*time.Second, time.Minute), rep.WithStore(store))
 		start := time.Now()
 		done := make(chan time.Duration, 5)
 		for range 5 {
