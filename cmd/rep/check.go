@@ -118,8 +118,7 @@ func runCheck(e *env) int {
 			return exitUsage
 		}
 	}
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
 	if !*asJSON {
@@ -128,7 +127,7 @@ func runCheck(e *env) int {
 		}
 	}
 	n, bad := 0, 0
-	for {
+	for out.Err() == nil {
 		u, err := next()
 		if err == io.EOF {
 			break
@@ -144,7 +143,7 @@ func runCheck(e *env) int {
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
-			return exitUsage
+			return out.done(e, "rep check", exitUsage)
 		}
 		n++
 		var d rep.Decision
@@ -160,7 +159,7 @@ func runCheck(e *env) int {
 			if d, err = rep.Check(e.ctx, fetcher, a, u); err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "rep check: %v\n", err)
-				return exitUsage
+				return out.done(e, "rep check", exitUsage)
 			}
 		}
 		if !d.Allowed {
@@ -189,8 +188,10 @@ func runCheck(e *env) int {
 			out.Flush()
 		}
 	}
+	if err := out.Flush(); err != nil {
+		return writeErr(e, "rep check", err)
+	}
 	if bad > 0 {
-		out.Flush()
 		fmt.Fprintf(e.stderr, "rep check: %d URL(s) not checked (see above); %d checked\n", bad, n)
 		return exitUsage
 	}

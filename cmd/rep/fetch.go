@@ -124,15 +124,17 @@ func runFetch(e *env) int {
 		return exitUsage
 	}
 	withAgent := *af.agent != ""
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	status := exitOK
 	for i, u := range urls {
+		if out.Err() != nil {
+			break
+		}
 		r, err := c.Fetcher().Get(e.ctx, u)
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
-			return exitUsage
+			return out.done(e, "rep fetch", exitUsage)
 		}
 		if r.Outcome.Verdict == robotsfetch.DisallowAll {
 			status = exitFinding
@@ -147,7 +149,7 @@ func runFetch(e *env) int {
 		}
 		fetchText(out, res)
 	}
-	return status
+	return out.done(e, "rep fetch", status)
 }
 
 // fetchUserAgent names rep and the crawler it checks for, so a server log
