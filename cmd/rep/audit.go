@@ -231,8 +231,8 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		switch {
 		case f.offline:
 		case f.resolver != "":
-			if _, _, err := net.SplitHostPort(f.resolver); err != nil {
-				fmt.Fprintf(e.stderr, "rep audit: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", f.resolver)
+			if err := checkHostPort("-resolver", f.resolver); err != nil {
+				fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
 				return in, opt, exitUsage
 			}
 			v.Resolver = identity.NewResolver(f.resolver)

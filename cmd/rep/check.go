@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -241,8 +240,7 @@ func checkArgs(urls []string) func() (string, error) {
 // millions of URLs streams through in constant memory and a bad one is
 // reported with its line number after the answers before it.
 func checkStdin(r io.Reader) (next func() (string, error)) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc := lineScanner(r)
 	line := 0
 	return func() (string, error) {
 		for sc.Scan() {
@@ -255,7 +253,7 @@ func checkStdin(r io.Reader) (next func() (string, error)) {
 			}
 		}
 		if err := sc.Err(); err != nil {
-			return "", fmt.Errorf("reading URLs from standard input, line %d: %v", line+1, err)
+			return "", lineError(err, line+1)
 		}
 		return "", io.EOF
 	}

@@ -95,6 +95,12 @@ func runLint(e *env) int {
 		}
 		views = append(views, a)
 	}
+	for _, err := range []error{checkDuration("-timeout", *timeout), checkHeaderValue("-user-agent", *userAgent)} {
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+			return exitUsage
+		}
+	}
 	minSev, ok := lintSeverity(*severity)
 	if !ok {
 		fmt.Fprintf(e.stderr, "rep lint: unknown -severity %q: use info, warning or error\n", *severity)

@@ -59,6 +59,9 @@ func (h *pageHeaders) Set(v string) error {
 	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
 		return fmt.Errorf("%q is not a header line: write -H 'Name: value'", v)
 	}
+	if err := checkHeaderValue("-H", v); err != nil {
+		return err
+	}
 	*h = append(*h, v)
 	return nil
 }

@@ -119,8 +119,8 @@ func runVerify(e *env) int {
 		fmt.Fprintln(e.stderr, "rep verify: -offline and -resolver contradict each other: drop one")
 		return exitUsage
 	}
-	if *timeout <= 0 {
-		fmt.Fprintln(e.stderr, "rep verify: -timeout must be positive, e.g. -timeout 3s")
+	if err := checkDuration("-timeout", *timeout); err != nil {
+		fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 		return exitUsage
 	}
 	var when time.Time
@@ -148,8 +148,8 @@ func runVerify(e *env) int {
 	switch {
 	case *offline:
 	case *resolver != "":
-		if _, _, err := net.SplitHostPort(*resolver); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", *resolver)
+		if err := checkHostPort("-resolver", *resolver); err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 			return exitUsage
 		}
 		v.Resolver = identity.NewResolver(*resolver)
@@ -235,8 +235,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			return verifyInput{}, false
 		}
 		if sc == nil {
-			sc = bufio.NewScanner(e.input())
-			sc.Buffer(make([]byte, 64*1024), 1<<20)
+			sc = lineScanner(e.input())
 		}
 		for sc.Scan() {
 			n++
@@ -253,7 +252,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", lineError(err, n+1))
 			*bad++
 		}
 		useStdin = false
