@@ -1,10 +1,14 @@
 package accesslog
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // readAll reads every record of log in format and returns the records'
@@ -124,5 +128,53 @@ func TestALBUnquoted(t *testing.T) {
 		if len(times) != 0 || st.Bad != 1 {
 			t.Errorf("%q: %d record(s), stats %+v; want 1 bad line", log, len(times), st)
 		}
+	}
+}
+
+// TestCorruptCompressed: gzip followed by garbage keeps the lines decoded
+// before it and counts the break as a bad line saying what to do; a zstd
+// stream corrupt from the start is an error that says what to do, not
+// "output bigger than max block size".
+func TestCorruptCompressed(t *testing.T) {
+	const line = `66.249.66.1 - - [01/Mar/2026:00:00:01 +0000] "GET /a HTTP/1.1" 200 5 "-" "G"` + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Repeat(line, 20)))
+	zw.Close()
+	gz.WriteString("garbage after the gzip stream\n")
+	r, err := NewReader(&gz, "t.log.gz", nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after %d records: %v", n, err)
+		}
+		n++
+	}
+	st := r.Stats()
+	if n != 20 || st.Bad != 1 || st.Samples[0].Line != 21 || !strings.Contains(st.Samples[0].Error, "gzip -t") {
+		t.Errorf("%d records, stats %+v; want 20 and the break as bad line 21", n, st)
+	}
+
+	var zs bytes.Buffer
+	enc, _ := zstd.NewWriter(&zs)
+	enc.Write([]byte(strings.Repeat(line, 20)))
+	enc.Close()
+	b := zs.Bytes()
+	for i := 12; i < len(b)-4; i++ {
+		b[i] ^= 0x5a
+	}
+	r, err = NewReader(bytes.NewReader(b), "t.log.zst", nil, Options{})
+	if err == nil {
+		_, err = r.Next()
+	}
+	if err == nil || !strings.Contains(err.Error(), "zstd -t") {
+		t.Errorf("corrupt zstd: %v; want an error saying to check it with zstd -t", err)
 	}
 }
