@@ -259,16 +259,6 @@ func checkStdin(r io.Reader) (next func() (string, error)) {
 	}
 }
 
-func checkAgents(s string) []string {
-	var names []string
-	for _, n := range strings.Split(s, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // checkURL rejects what is neither an absolute URL nor a path. Only the
 // scheme and authority must parse: a crawler meets paths with a stray '%'
 // ("/100%", "/a%zz"), and robots.txt matching, Google's included, takes them
