@@ -59,13 +59,14 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(twoReports, append(append([]byte{}, b...), b...), 0o644)
 	longLine := strings.Repeat("a", 2<<20) + "\n"
 
-	tests := []struct {
+	type badCase struct {
 		name  string
 		stdin string
 		args  []string
 		code  int
 		want  string // in stderr, or in stdout when it starts with "stdout:"
-	}{
+	}
+	tests := []badCase{
 		// empty
 		{"check empty robots", "", []string{"check", "-robots", empty, "-agent", "G", "/x"}, exitOK, "stdout:allowed"},
 		{"lint empty", "", []string{"lint", empty}, exitFinding, "stdout:"},
@@ -128,20 +129,8 @@ func TestBadInput(t *testing.T) {
 	}
 	if unreadable != "" {
 		tests = append(tests,
-			struct {
-				name  string
-				stdin string
-				args  []string
-				code  int
-				want  string
-			}{"lint unreadable", "", []string{"lint", unreadable}, exitUsage, "permission denied"},
-			struct {
-				name  string
-				stdin string
-				args  []string
-				code  int
-				want  string
-			}{"audit unreadable", "", []string{"audit", unreadable}, exitUsage, "permission denied"})
+			badCase{"lint unreadable", "", []string{"lint", unreadable}, exitUsage, "permission denied"},
+			badCase{"audit unreadable", "", []string{"audit", unreadable}, exitUsage, "permission denied"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
