@@ -7,11 +7,13 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/termsafe"
 )
 
 // WriteText writes a human-readable summary of r.
 func WriteText(w io.Writer, r *Report) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: termsafe.NewWriter(w)} // paths and User-Agents come from the log
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	p("%s lines (%s bad), %s requests", num(r.Lines), num(r.BadLines), num(r.Requests))
 	if r.Requests > 0 {

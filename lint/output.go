@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -43,8 +44,13 @@ func (r *Report) Summary(min Severity) Summary {
 // WriteText writes the findings at or above min like a compiler does,
 // "name:line:col: severity: [code] message" with the hint indented below,
 // then the per-crawler view and a summary line.
+//
+// Control characters from the robots.txt (an ESC sequence in a rule, a
+// BEL) are escaped (termsafe), so printing the report on a terminal is
+// safe whatever the file holds.
 func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
-	bw := bufio.NewWriter(w)
+	ts := termsafe.NewWriter(w)
+	bw := bufio.NewWriter(ts)
 	for _, d := range r.Findings {
 		if d.Severity < min {
 			continue
@@ -68,7 +74,10 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 		bw.WriteString(" (" + strconv.Itoa(hidden) + " below " + min.String() + " not shown)")
 	}
 	bw.WriteString("\n")
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return ts.Flush()
 }
 
 func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {

@@ -59,6 +59,9 @@ func (h *pageHeaders) Set(v string) error {
 	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
 		return fmt.Errorf("%q is not a header line: write -H 'Name: value'", v)
 	}
+	if err := checkHeaderValue("-H", v); err != nil {
+		return err
+	}
 	*h = append(*h, v)
 	return nil
 }
@@ -192,8 +195,7 @@ func runPage(e *env) int {
 	if !pol.Index || (fetch != nil && (!fetch.allowed || fetch.status >= 400)) {
 		status = exitFinding
 	}
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -202,14 +204,11 @@ func runPage(e *env) int {
 		if fetch != nil {
 			j.Robots = &fetch.decision
 		}
-		if err := enc.Encode(j); err != nil {
-			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
-			return exitUsage
-		}
-		return status
+		enc.Encode(j)
+		return out.done(e, "rep page", status)
 	}
 	pageText(out, name, &pol, fetch, ag)
-	return status
+	return out.done(e, "rep page", status)
 }
 
 // pageSniff looks at the start of a page given as a file or on standard

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
@@ -117,8 +119,8 @@ func runVerify(e *env) int {
 		fmt.Fprintln(e.stderr, "rep verify: -offline and -resolver contradict each other: drop one")
 		return exitUsage
 	}
-	if *timeout <= 0 {
-		fmt.Fprintln(e.stderr, "rep verify: -timeout must be positive, e.g. -timeout 3s")
+	if err := checkDuration("-timeout", *timeout); err != nil {
+		fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 		return exitUsage
 	}
 	var when time.Time
@@ -146,8 +148,8 @@ func runVerify(e *env) int {
 	switch {
 	case *offline:
 	case *resolver != "":
-		if _, _, err := net.SplitHostPort(*resolver); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", *resolver)
+		if err := checkHostPort("-resolver", *resolver); err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 			return exitUsage
 		}
 		v.Resolver = identity.NewResolver(*resolver)
@@ -156,15 +158,17 @@ func runVerify(e *env) int {
 	}
 
 	code := exitOK
-	enc := json.NewEncoder(e.stdout)
+	out := e.output(!*asJSON)
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	n, bad := 0, 0
-	verifyStream(e.ctx, v, verifyInputs(e, fs.Args(), *ua, &bad), when, func(r identity.Result) {
+	var dead verifyDeadResolver
+	verifyStream(e.ctx, v, verifyInputs(e, fs.Args(), *ua, &bad), when, func(r identity.Result) bool {
 		n++
 		if *asJSON {
 			enc.Encode(verifyToJSON(r))
 		} else {
-			fmt.Fprintln(e.stdout, verifyLine(r))
+			fmt.Fprintln(out, verifyLine(r))
 		}
 		switch {
 		case r.Err != nil:
@@ -172,6 +176,15 @@ func runVerify(e *env) int {
 		case r.Verdict != identity.Verified && code == exitOK:
 			code = exitFinding
 		}
+		if dead.add(r.Err) {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rep verify: stopped after %d IP(s): the last %d DNS lookups timed out (%v): %s is not answering; check -resolver, or use -offline for the IP lists alone\n",
+				n, verifyMaxTimeouts, dead.last, dead.server())
+			return false
+		}
+		// Answer each IP as it is verified, as a pipe from a log
+		// follower expects.
+		return out.Flush() == nil
 	})
 	if n == 0 && bad == 0 {
 		fmt.Fprintln(e.stderr, "rep verify: no IP addresses: give them as arguments or on standard input")
@@ -180,7 +193,7 @@ func runVerify(e *env) int {
 	if bad > 0 {
 		code = exitUsage
 	}
-	return code
+	return out.done(e, "rep verify", code)
 }
 
 // verifyInputs returns the IPs of args, then those of stdin when there are
@@ -222,8 +235,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			return verifyInput{}, false
 		}
 		if sc == nil {
-			sc = bufio.NewScanner(e.input())
-			sc.Buffer(make([]byte, 64*1024), 1<<20)
+			sc = lineScanner(e.input())
 		}
 		for sc.Scan() {
 			n++
@@ -240,7 +252,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", lineError(err, n+1))
 			*bad++
 		}
 		useStdin = false
@@ -253,7 +265,10 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 // emit in input order. At most verifyWindow inputs are held at a time, so
 // 'sort -u ips | rep verify' runs in constant memory however many IPs
 // there are.
-func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verifyInput, bool), at time.Time, emit func(identity.Result)) {
+func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verifyInput, bool), at time.Time, emit func(identity.Result) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var halt atomic.Bool
 	type job struct {
 		in  verifyInput
 		out chan identity.Result
@@ -273,7 +288,7 @@ func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verify
 	go func() {
 		// A job's result channel is queued before the job is handed out,
 		// so the printer always waits on a job some worker has or will get.
-		for {
+		for !halt.Load() {
 			in, ok := next()
 			if !ok {
 				break
@@ -285,10 +300,50 @@ func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verify
 		close(jobs)
 		close(order)
 	}()
+	stopped := false
 	for c := range order {
-		emit(<-c)
+		r := <-c
+		if !stopped && !emit(r) {
+			// Stop reading; the jobs handed out end at once with the
+			// context and are drained unseen.
+			stopped = true
+			halt.Store(true)
+			cancel()
+		}
 	}
 	wg.Wait()
+}
+
+// verifyMaxTimeouts is how many DNS lookups in a row may time out before
+// rep verify stops: a resolver that answers nothing would otherwise cost
+// -timeout per IP, a day for a million IPs, with no word.
+const verifyMaxTimeouts = 50
+
+// verifyDeadResolver counts consecutive lookups that timed out.
+type verifyDeadResolver struct {
+	n    int
+	last *identity.LookupError
+}
+
+// add counts a result's error and reports whether the resolver looks dead.
+func (d *verifyDeadResolver) add(err error) bool {
+	le, ok := errors.AsType[*identity.LookupError](err)
+	var ne net.Error
+	if !ok || !errors.As(le.Err, &ne) || !ne.Timeout() {
+		d.n = 0
+		return false
+	}
+	d.n++
+	d.last = le
+	return d.n >= verifyMaxTimeouts
+}
+
+// server names the resolver that timed out.
+func (d *verifyDeadResolver) server() string {
+	if d.last.Server == "" {
+		return "the system's resolver (/etc/resolv.conf)"
+	}
+	return "the resolver " + d.last.Server
 }
 
 // verifyWindow bounds the inputs read ahead of the one being printed.
