@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"net/netip"
@@ -109,7 +110,13 @@ type Auditor struct {
 	nIPs   int // (crawler, day, address) entries held for verification
 	site   []byte
 
-	verifyMu sync.Mutex // guards rep.VerifyErrors and rep.VerifyError
+	verifyMu sync.Mutex // guards rep.VerifyErrors, rep.VerifyError and the DNS breaker
+	// dnsFails counts DNS failures in a row; at MaxDNSFailures the audit
+	// stops asking the resolver and verifies the rest against the IP lists
+	// alone (lists), so a dead resolver costs a bounded wait, not a
+	// timeout per address.
+	dnsFails int
+	lists    *identity.Verifier
 }
 
 // cstate is the running aggregate of one crawler.
@@ -443,17 +450,34 @@ func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t 
 	if err != nil {
 		return identity.Unverifiable
 	}
-	r := a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t))
-	if r.Err != nil {
-		a.verifyMu.Lock()
+	a.verifyMu.Lock()
+	v := a.opt.Verifier
+	if a.lists != nil {
+		v = a.lists
+	}
+	a.verifyMu.Unlock()
+	r := v.VerifyCrawler(ctx, addr, c, time.Unix(0, t))
+	a.verifyMu.Lock()
+	defer a.verifyMu.Unlock()
+	switch {
+	case r.Err != nil:
 		a.rep.VerifyErrors++
 		if a.rep.VerifyError == "" {
 			a.rep.VerifyError = r.Err.Error()
 		}
-		a.verifyMu.Unlock()
+		if a.dnsFails++; a.dnsFails == MaxDNSFailures && a.lists == nil {
+			a.lists = &identity.Verifier{Ranges: a.opt.Verifier.Ranges}
+			a.rep.VerifyError += fmt.Sprintf("; DNS verification stopped after %d failures in a row: the other addresses were checked against the IP lists only", MaxDNSFailures)
+		}
+	case r.DNSChecked:
+		a.dnsFails = 0
 	}
 	return r.Verdict
 }
+
+// MaxDNSFailures is how many DNS verifications may fail in a row before an
+// audit stops asking the resolver (see Report.VerifyError).
+const MaxDNSFailures = 50
 
 // count adds n requests from ip with verdict v (d of them disallowed).
 func (s *cstate) count(v identity.Verdict, ip []byte, n, d int64) {
