@@ -96,6 +96,8 @@ type AgentView struct {
 	// (Bing's exception).
 	CrawlDelay          int
 	CrawlDelayInherited bool
+
+	file *robotstxt.File // the file as the agent's engine groups it
 }
 
 // File returns the parsed file the report is about.
@@ -258,6 +260,9 @@ func (l *linter) body() {
 	l.ruleChecks()
 	l.groupChecks()
 	l.extensionChecks()
+	if !l.junk {
+		l.mergedGroups()
+	}
 	l.sitemapChecks()
 }
 
@@ -711,7 +716,7 @@ func (l *linter) agents() {
 			files[a.ParseOptions()] = f
 		}
 		g := a.Group(f)
-		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules()}
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules(), file: f}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true
