@@ -183,6 +183,12 @@ func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
 // with.
 func (a *Agent) Parser() robotstxt.Profile { return a.Engine.Parser() }
 
+// ParseOptions are the options the agent's engine parses robots.txt with
+// (engine.Engine.ParseOptions): its parser profile, and Crawl-delay as a
+// group member for the engines that read it. Answers about the agent
+// (Group, CrawlDelay, Decide) are its engine's when f was parsed so.
+func (a *Agent) ParseOptions() robotstxt.Options { return a.Engine.ParseOptions() }
+
 // String returns the agent's fallback chain, e.g. "Googlebot-Image,Googlebot".
 func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }
 

@@ -58,7 +58,8 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		var err error
 		fo := cfg.fetch
 		fo.UserAgent = userAgent
-		fo.Profile = a.Parser()
+		po := a.ParseOptions()
+		fo.Profile, fo.CrawlDelayEndsGroup = po.Profile, po.CrawlDelayEndsGroup
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
 		}

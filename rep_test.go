@@ -166,6 +166,13 @@ func TestWait(t *testing.T) {
 		{"yandex crawl-delay wins", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)", nil},
 		{"cap", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped", nil},
 		{"no rules", engine.Bing, "ExampleBot", "", rep.DefaultDelay, "default", nil},
+		// The Google guide's example: under bing and yandex a Crawl-delay
+		// line ends its group, so slurp keeps its own 12 seconds; Google's
+		// groups join the two User-agent lines, and the first delay holds.
+		{"bing: crawl-delay ends a group", engine.Bing, "slurp", guideDelays, 12 * time.Second, "crawl-delay (line 5)", nil},
+		{"yandex: crawl-delay ends a group", engine.Yandex, "slurp", guideDelays, 12 * time.Second, "crawl-delay (line 5)", nil},
+		{"bing: msnbot's own delay", engine.Bing, "msnbot", guideDelays, 5 * time.Second, "crawl-delay (line 2)", nil},
+		{"google: one group", engine.Google, "slurp", guideDelays, 5 * time.Second, "crawl-delay (line 2)", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,6 +216,10 @@ func TestWait(t *testing.T) {
 		})
 	}
 }
+
+// guideDelays is the Crawl-delay example of Google's guide to the Robots
+// Exclusion Protocol (../shared/seeds): two groups, each only a delay.
+const guideDelays = "User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\n"
 
 // storeRobots puts a fresh robots.txt for origin in the store, as another
 // crawler of the fleet, sending userAgent, would have.

@@ -204,11 +204,12 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 
 // agent returns the group of version i the crawler obeys, resolved once
 // by the one path every door of rep takes (rep.Agent: the registry's
-// fallback chains, the crawlers that ignore the * group); nil when the
-// version's fetch decided without a file.
+// fallback chains, the crawlers that ignore the * group), in the file as
+// the crawler's engine groups it; nil when the version's fetch decided
+// without a file.
 func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
 	if s.agents[i] == nil && h.versions[i].File != nil {
-		s.agents[i] = s.rep.Group(h.versions[i].File)
+		s.agents[i] = s.rep.Group(h.file(i, s.rep.ParseOptions()))
 	}
 	return s.agents[i]
 }

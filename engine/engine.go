@@ -115,6 +115,15 @@ func (e Engine) Parser() robotstxt.Profile {
 	return robotstxt.Google
 }
 
+// ParseOptions are the robots.txt parse options the engine reads files
+// with: its Parser profile, and for the engines that read Crawl-delay
+// (bing, yandex) Crawl-delay as a group member
+// (robotstxt.Options.CrawlDelayEndsGroup), so that a User-agent line after
+// it starts a new group. MaxBytes is left at its default.
+func (e Engine) ParseOptions() robotstxt.Options {
+	return robotstxt.Options{Profile: e.Parser(), CrawlDelayEndsGroup: e.ReadsCrawlDelay()}
+}
+
 // ReadsCrawlDelay reports whether the engine's crawlers honour Crawl-delay
 // (bing, yandex).
 func (e Engine) ReadsCrawlDelay() bool { return e == Bing || e == Yandex }

@@ -108,14 +108,19 @@ func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
 	if len(a.Ignored) > 0 {
 		bw.WriteString("  rules of other groups it ignores:\n")
 		for _, ru := range a.Ignored {
-			bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "  (" + r.groupOf(ru.Line) + ")\n")
+			bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "  (" + a.groupOf(r, ru.Line) + ")\n")
 		}
 	}
 }
 
-// groupOf names the group a rule line belongs to.
-func (r *Report) groupOf(line int) string {
-	for _, g := range r.file.Groups() {
+// groupOf names the group a rule line belongs to, as the agent's engine
+// groups the file.
+func (a *AgentView) groupOf(r *Report, line int) string {
+	f := a.file
+	if f == nil {
+		f = r.file
+	}
+	for _, g := range f.Groups() {
 		for _, ru := range g.Rules {
 			if ru.Line == line {
 				return "User-agent: " + strings.Join(g.Agents, ", ")
@@ -190,7 +195,7 @@ func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 			ja.Rules = append(ja.Rules, jsonRule{Line: ru.Line, Rule: ru.String()})
 		}
 		for _, ru := range a.Ignored {
-			ja.Ignored = append(ja.Ignored, jsonRule{Line: ru.Line, Rule: ru.String(), Group: r.groupOf(ru.Line)})
+			ja.Ignored = append(ja.Ignored, jsonRule{Line: ru.Line, Rule: ru.String(), Group: a.groupOf(r, ru.Line)})
 		}
 		out.Agents = append(out.Agents, ja)
 	}

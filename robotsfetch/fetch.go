@@ -57,6 +57,11 @@ type Options struct {
 	UserAgent string
 	// Profile is how bodies are parsed (robotstxt.Google by default).
 	Profile robotstxt.Profile
+	// CrawlDelayEndsGroup parses bodies with Crawl-delay as a group member
+	// (robotstxt.Options.CrawlDelayEndsGroup), as the engines that read it
+	// do. A Fetcher parses for one engine: engine.Engine.ParseOptions gives
+	// Profile and this field.
+	CrawlDelayEndsGroup bool
 	// MaxBytes is the body limit after decoding; 0 means
 	// robotstxt.DefaultMaxBytes (500 KiB, RFC 9309 §2.5's minimum).
 	MaxBytes int
@@ -209,6 +214,12 @@ func New(o Options) (*Fetcher, error) {
 
 // Options returns the options in force, defaults filled in.
 func (f *Fetcher) Options() Options { return f.o }
+
+// ParseOptions are the options a Fetcher with these Options parses bodies
+// with: Profile, MaxBytes and CrawlDelayEndsGroup.
+func (o Options) ParseOptions() robotstxt.Options {
+	return robotstxt.Options{Profile: o.Profile, MaxBytes: o.MaxBytes, CrawlDelayEndsGroup: o.CrawlDelayEndsGroup}
+}
 
 // Requests returns how many fetch attempts the Fetcher has made (one per
 // attempt, whatever the redirects).
@@ -480,7 +491,7 @@ func (f *Fetcher) build(e *Entry) *Robots {
 			return r
 		}
 		r.Body = e.Good.Body
-		r.File = robotstxt.ParseWith(e.Good.Body, robotstxt.Options{Profile: f.o.Profile, MaxBytes: f.o.MaxBytes})
+		r.File = robotstxt.ParseWith(e.Good.Body, f.o.ParseOptions())
 	}
 	return r
 }

@@ -107,7 +107,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	f := robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: a.Parser()})
+	f := robotstxt.ParseWith([]byte(*req.Robots), a.ParseOptions())
 	g := a.Group(f)
 	notes := a.Notes
 	if notes == nil {
@@ -219,7 +219,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	e = e.Or(engine.Google) // no agent to follow
 	data := []byte(*req.Robots)
-	opts := robotstxt.Options{Profile: e.Parser()} // bing and yandex are read with Google's parser
+	opts := e.ParseOptions() // bing and yandex: Google's parser, Crawl-delay a group member
 	f := robotstxt.ParseWith(data, opts)
 	resp := lintResponse{Findings: lintFindings(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {

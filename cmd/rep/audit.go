@@ -263,7 +263,7 @@ func auditHistory(e *env, f *auditFlags) (*audit.History, []string, error) {
 			var data []byte
 			var warning string
 			if data, warning, err = readRobots(src, nil); err == nil {
-				v.File = robotstxt.Parse(data)
+				v.File, v.Body = robotstxt.Parse(data), data
 			}
 			if warning != "" {
 				warnings = append(warnings, warning)
@@ -327,7 +327,7 @@ func auditFetchRobots(e *env, url string, allowPrivate bool, v *audit.Version) e
 		return fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
 	}
 	v.Source = fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
-	v.File, v.Fetch = rb.File, &o
+	v.File, v.Fetch, v.Body = rb.File, &o, rb.Body
 	switch o.Verdict {
 	case robotsfetch.AllowAll:
 		v.Source += ": allow all"

@@ -100,7 +100,7 @@ func runCheck(e *env) int {
 		if warning != "" {
 			fmt.Fprintf(e.stderr, "rep check: warning: %s\n", warning)
 		}
-		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: a.Parser()})
+		f = robotstxt.ParseWith(data, a.ParseOptions())
 		for _, d := range f.Diagnostics() {
 			if d.Code == "size-limit" {
 				// Crawlers stop reading at the limit, and so does the parser:
