@@ -169,7 +169,10 @@ type Report struct {
 	// Crawled counts the URLs audited (fetched or not); Fetched those
 	// fetched; Skipped those not fetched (rep-crawl's group, Obey); Errors
 	// those whose fetch failed.
-	Crawled, Fetched, Skipped, Errors int
+	Crawled int `json:"crawled"`
+	Fetched int `json:"fetched"`
+	Skipped int `json:"skipped"`
+	Errors  int `json:"errors"`
 	// Truncated is set when MaxPages left URLs out.
 	Truncated bool          `json:"truncated"`
 	Sitemaps  []SitemapInfo `json:"sitemaps"`
