@@ -799,14 +799,9 @@ func isHTML(ct string) bool { return ct == "text/html" || ct == "application/xht
 
 // links returns the page's links on the site, normalised, each once.
 func (c *crawler) links(pageURL string, pg *robotsmeta.Page) []string {
-	base, err := url.Parse(pageURL)
-	if err != nil {
+	base := pageBase(pageURL, pg)
+	if base == nil {
 		return nil
-	}
-	if pg.Base != "" {
-		if b, err := base.Parse(pg.Base); err == nil {
-			base = b
-		}
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -821,6 +816,21 @@ func (c *crawler) links(pageURL string, pg *robotsmeta.Page) []string {
 		}
 	}
 	return out
+}
+
+// pageBase is the URL the page's links resolve against: its <base href>,
+// else its own URL; nil when pageURL does not parse.
+func pageBase(pageURL string, pg *robotsmeta.Page) *url.URL {
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return nil
+	}
+	if pg.Base != "" {
+		if b, err := base.Parse(pg.Base); err == nil {
+			base = b
+		}
+	}
+	return base
 }
 
 // robotsEvidence names the robots.txt line behind d.
@@ -948,14 +958,9 @@ func (c *crawler) checkConflict(a *rep.Agent, token, u string, pg *robotsmeta.Pa
 // asked not to follow.
 func (c *crawler) checkLinks(a *rep.Agent, pageURL string, pg *robotsmeta.Page, token string) {
 	pol := pg.Policy(token, a.MetaProfile(), c.now())
-	base, err := url.Parse(pageURL)
-	if err != nil {
+	base := pageBase(pageURL, pg)
+	if base == nil {
 		return
-	}
-	if pg.Base != "" {
-		if b, err := base.Parse(pg.Base); err == nil {
-			base = b
-		}
 	}
 	var first *robotsmeta.Link
 	n := 0
