@@ -75,6 +75,7 @@ type AgentError struct {
 	Err  error  // ErrNoAgent, or what else is wrong with it
 }
 
+// Error says what is wrong with the agent name and what to give instead.
 func (e *AgentError) Error() string {
 	if errors.Is(e.Err, ErrNoAgent) {
 		return fmt.Sprintf("agent %q names no crawler: give a product token such as Googlebot, a User-Agent header, or a comma-separated fallback chain", e.Name)
@@ -82,6 +83,7 @@ func (e *AgentError) Error() string {
 	return fmt.Sprintf("agent %q: %v", e.Name, e.Err)
 }
 
+// Unwrap returns the cause (ErrNoAgent, or what else is wrong).
 func (e *AgentError) Unwrap() error { return e.Err }
 
 // NewAgent resolves name into the crawler rep answers for. A single name

@@ -25,6 +25,7 @@ type SyntaxError struct {
 	Reason string // what was expected
 }
 
+// Error describes the syntax error with its position.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("column %d: %s", e.Column, e.Reason)
 }

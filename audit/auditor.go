@@ -80,6 +80,7 @@ const (
 	RobotsGrace                           // disallowed only by a version younger than the grace period
 )
 
+// String returns "", "allow", "disallow" or "grace", as enrich rows spell it.
 func (v RobotsVerdict) String() string {
 	return [...]string{"", "allow", "disallow", "grace"}[v]
 }

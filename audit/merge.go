@@ -431,6 +431,7 @@ type DamagedError struct {
 	Why   string // "negative", or what it exceeds
 }
 
+// Error names the part, the field and its value, and what to do.
 func (e *DamagedError) Error() string {
 	if e.Why == "null" {
 		return fmt.Sprintf("part %d: %s is null: rep never writes that, so the report is damaged or was edited; audit that part of the log again", e.Part+1, e.Field)

@@ -127,6 +127,8 @@ type FormatError struct {
 	Suggest string
 }
 
+// Error names the file, the format and the first bad line, and the
+// format the lines look like when there is one.
 func (e *FormatError) Error() string {
 	s := fmt.Sprintf("%s: %d of %d lines do not parse as %s (line %d: %s)", e.Source, e.Bad, e.Lines, e.Format, e.First.Line, e.First.Error)
 	if e.Suggest != "" {

@@ -204,7 +204,10 @@ type StartError struct {
 	Err error
 }
 
+// Error names the start URL and what is wrong with it.
 func (e *StartError) Error() string { return fmt.Sprintf("crawl: start URL %q: %v", e.URL, e.Err) }
+
+// Unwrap returns the cause.
 func (e *StartError) Unwrap() error { return e.Err }
 
 // item is one URL of the frontier.

@@ -63,6 +63,7 @@ type Error struct {
 	Name string // the name given
 }
 
+// Error names the unknown engine and lists the four.
 func (e *Error) Error() string {
 	return fmt.Sprintf("unknown engine %q: use %s", e.Name, Names)
 }

@@ -211,10 +211,11 @@ type Decision struct {
 // Severity ranks a [Diagnostic].
 type Severity uint8
 
+// Severities, least first.
 const (
-	Info Severity = iota
-	Warning
-	Error
+	Info    Severity = iota // worth knowing; crawlers read the line as meant
+	Warning                 // crawlers may read it otherwise than meant
+	Error                   // crawlers ignore it or read it wrongly
 )
 
 // String returns "info", "warning" or "error".

@@ -110,6 +110,7 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
+// String renders the finding on one line: its code, where, and the message.
 func (f Finding) String() string {
 	s := string(f.Code)
 	if f.Line > 0 {
@@ -163,6 +164,7 @@ type ReadError struct {
 	Err error
 }
 
+// Error names the sitemap and why it could not be read.
 func (e *ReadError) Error() string {
 	if e.URL == "" {
 		return "sitemap: reading: " + e.Err.Error()
@@ -170,6 +172,7 @@ func (e *ReadError) Error() string {
 	return "sitemap " + e.URL + ": reading: " + e.Err.Error()
 }
 
+// Unwrap returns the cause.
 func (e *ReadError) Unwrap() error { return e.Err }
 
 // Parse reads one sitemap file from r, gzip-compressed or not, and calls
