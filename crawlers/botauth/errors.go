@@ -75,23 +75,13 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Reason))
-	if e.Label != "" {
-		fmt.Fprintf(&b, ": signature %s", e.Label)
-	}
-	if e.Header != "" {
-		fmt.Fprintf(&b, ": header %s", e.Header)
-	}
-	if e.Component != "" {
-		fmt.Fprintf(&b, ": component %s", e.Component)
-	}
-	if e.Param != "" {
-		fmt.Fprintf(&b, ": parameter %s", e.Param)
-	}
-	if e.KeyID != "" {
-		fmt.Fprintf(&b, ": keyid %s", e.KeyID)
-	}
-	if e.Directory != "" {
-		fmt.Fprintf(&b, ": directory %s", e.Directory)
+	for _, f := range [...][2]string{
+		{"signature", e.Label}, {"header", e.Header}, {"component", e.Component},
+		{"parameter", e.Param}, {"keyid", e.KeyID}, {"directory", e.Directory},
+	} {
+		if f[1] != "" {
+			fmt.Fprintf(&b, ": %s %s", f[0], f[1])
+		}
 	}
 	if e.Detail != "" {
 		b.WriteString(": " + e.Detail)
