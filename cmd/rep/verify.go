@@ -25,6 +25,8 @@ func init() {
 
 const verifyUsage = `usage: rep verify [-ua USER-AGENT] [-json] [-resolver HOST:PORT] [-offline] [-at DATE] IP ...
        rep verify -update
+       rep verify -request FILE|- [-keys JWKS_FILE] [-now RFC3339] [-json] [-allow-private]
+       rep verify -directory URL [-json] [-allow-private]
 
 Checks whether requests from each IP really come from the crawler the
 User-Agent names, by the operator's published IP ranges and by
@@ -41,6 +43,17 @@ optionally followed by the User-Agent: "66.249.66.1 Mozilla/5.0 (...)".
 -update fetches every operator's current list into the cache directory,
 dated; a list that fails validation (an error, a 200 with no prefixes, a
 prefix that does not parse, 0.0.0.0/0) is rejected and the last good one kept.
+
+-request checks the Web Bot Auth signature (RFC 9421, tag="web-bot-auth")
+of a raw HTTP request (request line and headers; CRLF or LF; the body is
+ignored; origin form is taken as https): verified, invalid or unverified,
+with the reason and the signature step by step. Keys come from the
+directory the covered Signature-Agent names, fetched without redirects and
+refusing private addresses, or from a JWKS file given with -keys. -now
+judges created and expires at another time. -directory fetches a key
+directory (an origin or a URL) and checks its media type, JWKS shape,
+thumbprints, keys and any response signatures. Both exit 0 when verified
+or valid, 1 when not, 2 when the input cannot be read.
 
 Exit status: 0 every IP verified, 1 some IP not verified (or, with -update,
 some list rejected), 2 usage, input or DNS errors.
@@ -89,6 +102,12 @@ func runVerify(e *env) int {
 	at := fs.String("at", "", "judge against the lists current on `DATE` (YYYY-MM-DD or RFC 3339)")
 	cacheDir := fs.String("cache", "", "`DIR` of fetched lists (default: the user cache directory's rep/iplists)")
 	timeout := fs.Duration("timeout", 5*time.Second, "time limit for each DNS lookup")
+	var ba botauthOptions
+	fs.StringVar(&ba.request, "request", "", "verify the Web Bot Auth signature of the raw HTTP request in `FILE` (- for standard input)")
+	fs.StringVar(&ba.directory, "directory", "", "check the Web Bot Auth key directory at `URL`")
+	fs.StringVar(&ba.keys, "keys", "", "with -request: take keys from `JWKS_FILE` instead of fetching the directory")
+	fs.StringVar(&ba.now, "now", "", "with -request: judge created and expires at `RFC3339` time")
+	fs.BoolVar(&ba.allowPrivate, "allow-private", false, allowPrivateHelp+"; and http:// directories")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), verifyUsage)
 		fs.PrintDefaults()
@@ -97,6 +116,18 @@ func runVerify(e *env) int {
 		if err == flag.ErrHelp {
 			return exitOK
 		}
+		return exitUsage
+	}
+	if ba.request != "" || ba.directory != "" {
+		ba.asJSON = *asJSON
+		if msg := ba.conflicts(fs.NArg(), *ua != "" || *update || *offline || *at != "" || *resolver != ""); msg != "" {
+			fmt.Fprintln(e.stderr, "rep verify: "+msg)
+			return exitUsage
+		}
+		return runBotauth(e, ba)
+	}
+	if ba.keys != "" || ba.now != "" || ba.allowPrivate {
+		fmt.Fprintln(e.stderr, "rep verify: -keys, -now and -allow-private go with -request or -directory")
 		return exitUsage
 	}
 	dir := *cacheDir
