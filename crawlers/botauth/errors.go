@@ -47,6 +47,7 @@ const (
 	NoKeySource          Reason = "no key source"                    // unverified: neither keys nor a directory to fetch
 )
 
+// Error makes a Reason an error, so errors.Is finds it inside an *Error.
 func (r Reason) Error() string { return "botauth: " + string(r) }
 
 // Verdict returns the verdict r leads to.
@@ -72,6 +73,8 @@ type Error struct {
 	Err       error  // the underlying error, if any
 }
 
+// Error says what failed and where: the reason, then the label, header,
+// component, parameter, keyid or directory at fault.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Reason))
