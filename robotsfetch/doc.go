@@ -54,8 +54,8 @@
 // transport dials anything, loopback included. A program that fetches for
 // someone else (a web service that checks URLs its users type) must set
 // Options.Guard, which refuses loopback, private, link-local and other
-// special addresses at connect time for every redirect hop
-// (internal/netguard).
+// special addresses (every entry of IANA's special-purpose address
+// registries) at connect time for every redirect hop.
 //
 // # Stores
 //

@@ -90,7 +90,8 @@ type Options struct {
 	// reading of the body; Timeout the whole attempt, redirects included.
 	ConnectTimeout, HeaderTimeout, BodyTimeout, Timeout time.Duration
 	// Guard refuses loopback, private, link-local and other special
-	// addresses at connect time (see internal/netguard). Set it when
+	// addresses at connect time, DNS rebinding and redirects included (every
+	// entry of IANA's special-purpose registries). Set it when
 	// fetching on behalf of someone else; it cannot be combined with Client.
 	Guard bool
 	// Client replaces the default HTTP client (its CheckRedirect is
