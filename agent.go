@@ -75,6 +75,7 @@ type AgentError struct {
 	Err  error  // ErrNoAgent, or what else is wrong with it
 }
 
+// Error says what is wrong with the agent name and what to give instead.
 func (e *AgentError) Error() string {
 	if errors.Is(e.Err, ErrNoAgent) {
 		return fmt.Sprintf("agent %q names no crawler: give a product token such as Googlebot, a User-Agent header, or a comma-separated fallback chain", e.Name)
@@ -82,6 +83,7 @@ func (e *AgentError) Error() string {
 	return fmt.Sprintf("agent %q: %v", e.Name, e.Err)
 }
 
+// Unwrap returns the cause (ErrNoAgent, or what else is wrong).
 func (e *AgentError) Unwrap() error { return e.Err }
 
 // NewAgent resolves name into the crawler rep answers for. A single name
@@ -182,6 +184,12 @@ func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
 // Parser is the robots.txt parser profile the agent's engine reads files
 // with.
 func (a *Agent) Parser() robotstxt.Profile { return a.Engine.Parser() }
+
+// ParseOptions are the options the agent's engine parses robots.txt with
+// (engine.Engine.ParseOptions): its parser profile, and Crawl-delay as a
+// group member for the engines that read it. Answers about the agent
+// (Group, CrawlDelay, Decide) are its engine's when f was parsed so.
+func (a *Agent) ParseOptions() robotstxt.Options { return a.Engine.ParseOptions() }
 
 // String returns the agent's fallback chain, e.g. "Googlebot-Image,Googlebot".
 func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }

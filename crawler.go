@@ -58,9 +58,16 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		var err error
 		fo := cfg.fetch
 		fo.UserAgent = userAgent
-		fo.Profile = a.Parser()
+		po := a.ParseOptions()
+		fo.Profile, fo.CrawlDelayEndsGroup = po.Profile, po.CrawlDelayEndsGroup
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
+		}
+		if cfg.logger != nil {
+			fo.Logger = cfg.logger
+		}
+		if cfg.onFetch != nil {
+			fo.OnFetch = cfg.onFetch
 		}
 		if f, err = robotsfetch.New(fo); err != nil {
 			return nil, err

@@ -30,6 +30,7 @@
 package rep
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/rep-toolkit/rep/engine"
@@ -60,6 +61,8 @@ type config struct {
 	perHost         int
 	honour          Honour
 	outageSet       bool
+	logger          *slog.Logger
+	onFetch         func(robotsfetch.Outcome)
 }
 
 // WithEngine selects whose rules apply: engine.Google, Bing, Yandex or
@@ -113,6 +116,24 @@ func WithFetchOptions(o robotsfetch.Options) Option {
 		}
 		c.outageSet = o.AfterOutage != robotsfetch.OutageUseCopy
 	}
+}
+
+// WithLogger logs the crawler's robots.txt fetches to l: each fetch from
+// the network at Info (origin, case, status, duration, bytes, error), each
+// answer read from the Store and each wait for another crawler's lease at
+// Debug, each Store failure at Warn (see robotsfetch.Options.Logger).
+// Answers from memory are not logged. With WithFetcher, the fetcher's own
+// options apply instead.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithFetchHook calls fn once for every robots.txt fetch from the network
+// and every answer read from the Store (robotsfetch.Options.OnFetch), for
+// metrics or audit logs. fn is called concurrently from the fetcher's
+// goroutines: it must be safe for concurrent use and return quickly. With
+// WithFetcher, the fetcher's own options apply instead; the counters of
+// Crawler.Fetcher().Stats() need no hook.
+func WithFetchHook(fn func(robotsfetch.Outcome)) Option {
+	return func(c *config) { c.onFetch = fn }
 }
 
 func max0(d time.Duration) time.Duration { return max(d, 0) }

@@ -166,14 +166,21 @@ func TestWait(t *testing.T) {
 		{"yandex crawl-delay wins", engine.Yandex, "ExampleBot", "User-agent: *\nRequest-rate: 10/1s\nCrawl-delay: 2\n", 2 * time.Second, "crawl-delay (line 3)", nil},
 		{"cap", engine.Bing, "ExampleBot", "User-agent: *\nCrawl-delay: 3600\n", rep.DefaultMaxDelay, "crawl-delay (line 2), capped", nil},
 		{"no rules", engine.Bing, "ExampleBot", "", rep.DefaultDelay, "default", nil},
+		// The Google guide's example: under bing and yandex a Crawl-delay
+		// line ends its group, so slurp keeps its own 12 seconds; Google's
+		// groups join the two User-agent lines, and the first delay holds.
+		{"bing: crawl-delay ends a group", engine.Bing, "slurp", guideDelays, 12 * time.Second, "crawl-delay (line 5)", nil},
+		{"yandex: crawl-delay ends a group", engine.Yandex, "slurp", guideDelays, 12 * time.Second, "crawl-delay (line 5)", nil},
+		{"bing: msnbot's own delay", engine.Bing, "msnbot", guideDelays, 5 * time.Second, "crawl-delay (line 2)", nil},
+		{"google: one group", engine.Google, "slurp", guideDelays, 5 * time.Second, "crawl-delay (line 2)", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				const site, other = "https://www.example.com", "https://other.example.com"
 				store := &robotsfetch.MemoryStore{}
-				storeRobots(store, site, tt.robots)
-				storeRobots(store, other, "")
+				storeRobots(store, tt.ua+"/1.0", site, tt.robots)
+				storeRobots(store, tt.ua+"/1.0", other, "")
 				c, err := rep.New(tt.ua+"/1.0", append([]rep.Option{rep.WithEngine(tt.profile), rep.WithStore(store)}, tt.opts...)...)
 				if err != nil {
 					t.Fatal(err)
@@ -210,20 +217,28 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// guideDelays is the Crawl-delay example of Google's guide to the Robots
+// Exclusion Protocol (../shared/seeds): two groups, each only a delay.
+const guideDelays = "User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\n"
+
 // storeRobots puts a fresh robots.txt for origin in the store, as another
-// crawler of the fleet would have.
-func storeRobots(store robotsfetch.Store, origin, body string) {
+// crawler of the fleet, sending userAgent, would have.
+func storeRobots(store robotsfetch.Store, userAgent, origin, body string) {
 	now := time.Now()
-	e := &robotsfetch.Entry{Origin: origin,
+	e := &robotsfetch.Entry{Origin: origin, UserAgent: userAgent,
 		Last: robotsfetch.Outcome{Origin: origin, URL: origin + "/robots.txt", Status: 200, Case: robotsfetch.Success,
 			Verdict: robotsfetch.UseRules, FetchedAt: now, ExpiresAt: now.Add(24 * time.Hour)},
 		Good: &robotsfetch.Copy{Case: robotsfetch.Success, Status: 200, Body: []byte(body), FetchedAt: now}}
-	store.Put(context.Background(), origin, e, time.Hour)
+	store.Put(context.Background(), robotsfetch.StoreKey(origin, userAgent), e, time.Hour)
 }
 
 func TestWaitConcurrent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c, _ := rep.New("ExampleBot/1.0", rep.WithDelay(2*time.Second, time.Minute))
+		// The robots.txt comes from a store filled beforehand: an unknown
+		// crawler reads Crawl-delay, and no test reaches the network.
+		store := &robotsfetch.MemoryStore{}
+		storeRobots(store, "ExampleBot/1.0", "https://example.com", "")
+		c, _ := rep.New("ExampleBot/1.0", rep.WithDelay(2*time.Second, time.Minute), rep.WithStore(store))
 		start := time.Now()
 		done := make(chan time.Duration, 5)
 		for range 5 {

@@ -32,6 +32,8 @@ func albField(b []byte) (v, rest []byte, ok bool) {
 	return b, nil, true
 }
 
+var albQuoted = [2]string{`"request" (quoted) as the 13th field`, `"user_agent" (quoted) as the 14th field`}
+
 func (p *albParser) Parse(line []byte, r *Record) error {
 	r.reset()
 	rest := line
@@ -40,11 +42,17 @@ func (p *albParser) Parse(line []byte, r *Record) error {
 		if !ok {
 			return badAt(line, rest, "ALB field")
 		}
+		// The request and the User-Agent are always quoted: a bare field
+		// there means the fields before it are not where ALB puts them,
+		// and reading on would shift the URL into the User-Agent.
+		if (i == 12 || i == 13) && rest[0] != '"' {
+			return badAt(line, rest, albQuoted[i-12])
+		}
 		switch i {
 		case 1:
 			t, ok := p.clk.iso(v)
 			if !ok {
-				return badAt(line, v, "time like 2006-01-02T15:04:05.000000Z")
+				return badAt(line, v, "time like 2006-01-02T15:04:05.000000Z (years 1678 to 2262)")
 			}
 			r.Time = t
 		case 3:

@@ -5,10 +5,28 @@ import (
 	"math"
 )
 
+// Record.Time is Unix nanoseconds in an int64, which spans 1677-09-21 to
+// 2262-04-11. A timestamp outside that span cannot be represented: the
+// parsers refuse it (the line is a bad line) rather than let the
+// multiplication wrap it to another century.
+const (
+	minSec = math.MinInt64/int64(1e9) + 1
+	maxSec = math.MaxInt64/int64(1e9) - 1
+)
+
+// nanos returns sec seconds and frac nanoseconds (0 ≤ frac < 1e9) as Unix
+// nanoseconds, or false when Record.Time cannot hold them.
+func nanos(sec, frac int64) (int64, bool) {
+	if sec < minSec || sec > maxSec {
+		return 0, false
+	}
+	return sec*1e9 + frac, true
+}
+
 // clock parses log timestamps by hand and remembers the last one: log lines
 // arrive in time order, many per second, so almost every call is a compare
 // of a few bytes. time.Parse costs about two thirds of a combined-format
-// parse (see shared/notes/verify-logs.md §2.3); this costs almost nothing.
+// parse (BenchmarkParseCombined measures both); this costs almost nothing.
 type clock struct {
 	key  [48]byte
 	klen int
@@ -37,7 +55,7 @@ func (c *clock) clf(b []byte) (int64, bool) {
 		b = b[1 : len(b)-1]
 	}
 	if s, ok := c.cached(b); ok {
-		return s * 1e9, true
+		return nanos(s, 0)
 	}
 	if len(b) != 26 || b[2] != '/' || b[6] != '/' || b[11] != ':' || b[14] != ':' || b[17] != ':' || b[20] != ' ' {
 		return 0, false
@@ -57,8 +75,12 @@ func (c *clock) clf(b []byte) (int64, bool) {
 		return 0, false
 	}
 	sec -= off
+	ns, ok := nanos(sec, 0)
+	if !ok {
+		return 0, false
+	}
 	c.store(b, sec)
-	return sec * 1e9, true
+	return ns, true
 }
 
 // iso parses RFC 3339 / ISO 8601 "2006-01-02T15:04:05[.frac](Z|±hh:mm|±hhmm)";
@@ -89,7 +111,7 @@ func (c *clock) iso(b []byte) (int64, bool) {
 	n += copy(keybuf[n:], rest)
 	key := keybuf[:n]
 	if s, ok := c.cached(key); ok {
-		return s*1e9 + frac, true
+		return nanos(s, frac)
 	}
 	var off int64
 	switch {
@@ -125,8 +147,12 @@ func (c *clock) iso(b []byte) (int64, bool) {
 		return 0, false
 	}
 	sec -= off
+	ns, ok := nanos(sec, frac)
+	if !ok {
+		return 0, false
+	}
 	c.store(key, sec)
-	return sec*1e9 + frac, true
+	return ns, true
 }
 
 // w3c parses the separate UTC "date" (2006-01-02) and "time" (15:04:05,
@@ -144,7 +170,11 @@ func (c *clock) w3c(date, tm []byte) (int64, bool) {
 }
 
 // epoch parses a decimal Unix timestamp with optional fraction; its unit
-// (s, ms, µs, ns) is guessed from the magnitude of the integer part.
+// (s, ms, µs, ns) is guessed from the magnitude of the integer part: each
+// unit covers the values from 2001-09-09 (10^12 ms, 10^15 µs, 10^18 ns) on,
+// and anything below 10^12 is seconds. So 253402300799 is 9999-12-31 in
+// seconds, out of range, not 1978 in milliseconds. Zero (a placeholder,
+// not a time) and values out of Record.Time's range are refused.
 func epoch(b []byte) (int64, bool) {
 	if len(b) == 0 {
 		return 0, false
@@ -169,14 +199,17 @@ func epoch(b []byte) (int64, bool) {
 	}
 	var unit int64
 	switch {
-	case n < 1e11: // seconds until year 5138
+	case n < 1e12:
 		unit = 1e9
-	case n < 1e14:
+	case n < 1e15:
 		unit = 1e6
-	case n < 1e17:
+	case n < 1e18:
 		unit = 1e3
 	default:
 		unit = 1
+	}
+	if n == 0 || n > (math.MaxInt64-unit)/unit {
+		return 0, false
 	}
 	ns := n * unit
 	scale := unit / 10
@@ -242,6 +275,9 @@ func epochFloat(b []byte) (int64, bool) {
 	for ; exp < 0; exp++ {
 		mant /= 10
 	}
+	if mant == 0 {
+		return 0, false
+	}
 	return mant, true
 }
 
@@ -298,9 +334,10 @@ func month(b []byte) int64 {
 }
 
 // civil converts a proleptic Gregorian date and time of day to Unix seconds
-// (Howard Hinnant's days_from_civil), rejecting out-of-range fields.
+// (Howard Hinnant's days_from_civil), rejecting out-of-range fields and
+// years Record.Time cannot hold (nanos checks the exact bounds).
 func civil(y, m, d, h, mi, s int64) (int64, bool) {
-	if y < 1970 || y > 9999 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) || h > 23 || mi > 59 || s > 60 {
+	if y < 1677 || y > 2262 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) || h > 23 || mi > 59 || s > 60 {
 		return 0, false
 	}
 	if m <= 2 {

@@ -325,7 +325,7 @@ func (p *directiveParser) Parse(line []byte, r *Record) error {
 				n = 28
 			}
 			if len(rest) < n {
-				return badAt(line, rest, "time like 02/Jan/2006:15:04:05 -0700")
+				return badAt(line, rest, "time like 02/Jan/2006:15:04:05 -0700 (years 1678 to 2262)")
 			}
 			v, rest = rest[:n], rest[n:]
 		case s.cut != "":
@@ -401,15 +401,15 @@ func (p *directiveParser) set(line []byte, s *seg, v []byte, r *Record, path, qu
 		r.IP = v
 	case dTimeCLF, dTimeCLFBrkt:
 		if r.Time, ok = p.clk.clf(v); !ok {
-			return badAt(line, v, "time like 02/Jan/2006:15:04:05 -0700")
+			return badAt(line, v, "time like 02/Jan/2006:15:04:05 -0700 (years 1678 to 2262)")
 		}
 	case dTimeISO:
 		if r.Time, ok = p.clk.iso(v); !ok {
-			return badAt(line, v, "time like 2006-01-02T15:04:05+00:00")
+			return badAt(line, v, "time like 2006-01-02T15:04:05+00:00 (years 1678 to 2262)")
 		}
 	case dTimeEpoch:
 		if r.Time, ok = epoch(v); !ok {
-			return badAt(line, v, "Unix time")
+			return badAt(line, v, "Unix time (years 1678 to 2262)")
 		}
 	case dRequest:
 		splitRequest(v, r)

@@ -195,10 +195,17 @@ func Detect(sample []byte) (*Format, error) {
 	case kindDirective:
 		return MustFormat("apache:vhost_combined"), nil
 	}
+	// Most logs are Combined: say why the line is not, so that a line
+	// of the right shape with a bad field (a year 9999) is named as such.
+	why := ""
+	var r Record
+	if err := (&clfParser{}).Parse(first, &r); err != nil && first[0] != '#' && first[0] != '{' {
+		why = " (as combined: " + err.Error() + ")"
+	}
 	if len(first) > 80 {
 		first = first[:80]
 	}
-	return nil, fmt.Errorf("cannot detect the log format from its first line %q: give -format (combined, common, w3c, caddy, cloudfront, alb, json, nginx:'…' or apache:'…')", first)
+	return nil, fmt.Errorf("cannot detect the log format from its first line %q%s: give -format (combined, common, w3c, caddy, cloudfront, alb, json, nginx:'…' or apache:'…')", first, why)
 }
 
 // isALB reports whether line starts like an ALB entry: a request type and

@@ -99,12 +99,16 @@ type jsonParser struct {
 	remoteIP []byte
 	haveTime bool
 	badTime  []byte
+	badField []byte // a status or size that is not one
+	badWhat  string
+	request  bool // a field of the request was seen (method, target, status…)
 	line     []byte
 }
 
 func (p *jsonParser) Parse(line []byte, r *Record) error {
 	r.reset()
 	p.rec, p.line, p.remoteIP, p.haveTime, p.badTime = r, line, nil, false, nil
+	p.badField, p.badWhat, p.request = nil, "", false
 	p.scratch = p.scratch[:0]
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
@@ -118,12 +122,20 @@ func (p *jsonParser) Parse(line []byte, r *Record) error {
 		return badAt(line, line[j:], "end of line after the JSON object")
 	}
 	if p.badTime != nil {
-		return badAt(line, p.badTime, "a timestamp (RFC 3339, CLF or Unix seconds)")
+		return badAt(line, p.badTime, "a timestamp (RFC 3339, CLF or Unix seconds; years 1678 to 2262)")
+	}
+	if p.badField != nil {
+		return badAt(line, p.badField, p.badWhat)
 	}
 	if !p.haveTime {
 		// Without a time no robots.txt version can be chosen: say so rather
 		// than date the request 1970.
 		return badAt(line, line[len(line):], "a time field (ts, time, timestamp, time_local, StartUTC, …)")
+	}
+	if !p.request {
+		// A time alone ({"ts":…, "msg":…}: a server's own log line) is
+		// not a request.
+		return badAt(line, line[len(line):], "a request field (uri, request, method, status, …)")
 	}
 	if len(r.IP) == 0 {
 		r.IP = p.remoteIP
@@ -280,6 +292,10 @@ func (p *jsonParser) leaf(depth int, v []byte, isString bool) {
 		return
 	}
 	switch f {
+	case jMethod, jTarget, jRequest, jStatus:
+		p.request = true
+	}
+	switch f {
 	case jIP:
 		if len(r.IP) == 0 {
 			r.IP = dash(v)
@@ -307,12 +323,18 @@ func (p *jsonParser) leaf(depth int, v []byte, isString bool) {
 	case jProto:
 		r.Proto = v
 	case jStatus:
+		// 0 and "-" mean no response was sent (Caddy logs a status of 0
+		// for an aborted request).
 		if n, ok := parseStatus(v); ok {
 			r.Status = n
+		} else if string(v) != "0" && string(v) != "-" && string(v) != "" && p.badField == nil {
+			p.badField, p.badWhat = v, "a 3-digit status"
 		}
 	case jBytes:
 		if n, ok := parseBytes(v); ok {
 			r.Bytes = n
+		} else if string(v) != "" && p.badField == nil {
+			p.badField, p.badWhat = v, `a byte count or "-"`
 		}
 	case jUA:
 		r.UserAgent = dash(v)

@@ -25,6 +25,7 @@ type SyntaxError struct {
 	Reason string // what was expected
 }
 
+// Error describes the syntax error with its position.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("column %d: %s", e.Column, e.Reason)
 }
@@ -91,7 +92,7 @@ func (p *clfParser) Parse(line []byte, r *Record) error {
 	}
 	t, ok := p.clk.clf(rest[1:rb])
 	if !ok {
-		return badAt(line, rest[1:], "time like 02/Jan/2006:15:04:05 -0700")
+		return badAt(line, rest[1:], "time like 02/Jan/2006:15:04:05 -0700 (years 1678 to 2262)")
 	}
 	r.Time = t
 	rest = rest[rb+1:]

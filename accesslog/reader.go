@@ -62,6 +62,7 @@ type Reader struct {
 	eof        bool
 
 	codec  string // "gzip", "zstd" or "bzip2" for a compressed input
+	broken string // why the compressed data stopped decoding, until reported
 	rec    Record
 	stats  Stats
 	onBad  func(BadLine)
@@ -86,13 +87,17 @@ func (r *Reader) OnBad(f func(BadLine)) { r.onBad = f }
 
 // counter counts the bytes read from the underlying input, for progress.
 type counter struct {
-	r io.Reader
-	n atomic.Int64
+	r   io.Reader
+	n   atomic.Int64
+	err error // the input's own failure, told apart from the decoder's
 }
 
 func (c *counter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
+	if err != nil && err != io.EOF {
+		c.err = err
+	}
 	return n, err
 }
 
@@ -212,6 +217,18 @@ func (r *Reader) fill(want int) error {
 func (r *Reader) Next() (*Record, error) {
 	for {
 		line, long, err := r.nextLine()
+		if err == io.EOF && r.broken != "" {
+			if r.stats.Lines == 0 {
+				msg := r.broken
+				r.broken = ""
+				return nil, fmt.Errorf("%s: %s", r.name, msg)
+			}
+			// The lines before the break were read and stand; the break
+			// is a bad line, counted and shown where it is.
+			r.stats.Lines++
+			r.bad(nil, r.broken)
+			r.broken = ""
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -320,6 +337,13 @@ func (r *Reader) more() error {
 				// The usual cause is a file cut short, or one still being
 				// compressed by logrotate: say so.
 				return fmt.Errorf("the %s data ends early (a truncated file, or one still being written?): %w", r.codec, err)
+			}
+			if r.codec != "" && r.raw.err == nil {
+				// The file reads but does not decode: damaged, or
+				// followed by something else. Keep what was decoded.
+				r.broken = fmt.Sprintf("the %s data is corrupt from here on (%v; %d compressed bytes read): the rest of the file is not read; check it with %s -t and fetch or compress it again", r.codec, err, r.raw.n.Load(), r.codec)
+				r.eof = true
+				return nil
 			}
 			return err
 		}

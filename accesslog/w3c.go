@@ -171,13 +171,16 @@ func (p *w3cParser) Parse(line []byte, r *Record) error {
 		host = viewer
 	}
 	r.Host = host
-	if date != nil || tm != nil {
-		t, ok := p.clk.w3c(date, tm)
-		if !ok {
-			return badAt(line, date, "date 2006-01-02 and time 15:04:05")
-		}
-		r.Time = t
+	// Without a date and a time no robots.txt version can be chosen: the
+	// line is bad, not a request from 1970.
+	if date == nil || tm == nil {
+		return badAt(line, line[len(line):], "date and time fields (the #Fields directive lists none)")
 	}
+	t, ok := p.clk.w3c(date, tm)
+	if !ok {
+		return badAt(line, date, "date 2006-01-02 and time 15:04:05 (years 1678 to 2262)")
+	}
+	r.Time = t
 	if len(query) == 0 {
 		r.Target = stem
 	} else {

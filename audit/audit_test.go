@@ -243,3 +243,38 @@ func TestAgentGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlDelayGroups: the Google guide's example, msnbot and Slurp
+// each with a group of only a Crawl-delay. Both crawlers follow Bing's
+// rules, which take Crawl-delay as a group member: given the body, each
+// is held to its own delay, although the file was parsed with Google's
+// groups (one group, the first delay).
+func TestCrawlDelayGroups(t *testing.T) {
+	body := []byte("User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\n")
+	for _, tc := range []struct {
+		withBody    bool
+		msnb, slurp time.Duration
+	}{{true, 5 * time.Second, 12 * time.Second}, {false, 5 * time.Second, 5 * time.Second}} {
+		v := Version{Source: "r", File: robotstxt.Parse(body)}
+		if tc.withBody {
+			v.Body = body
+		}
+		h, err := NewHistory(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := New(Options{Robots: h}, false)
+		for _, w := range []struct {
+			name string
+			want time.Duration
+		}{{"msnbot", tc.msnb}, {"Slurp", tc.slurp}} {
+			c, ok := crawlers.ByName(w.name)
+			if !ok {
+				t.Fatalf("%s is not in the registry", w.name)
+			}
+			if got := time.Duration(a.state(c).crawlDelay(h, 0)); got != w.want {
+				t.Errorf("body %v: %s: crawl-delay %v, want %v", tc.withBody, w.name, got, w.want)
+			}
+		}
+	}
+}

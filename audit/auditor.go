@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"net/netip"
@@ -79,6 +80,7 @@ const (
 	RobotsGrace                           // disallowed only by a version younger than the grace period
 )
 
+// String returns "", "allow", "disallow" or "grace", as enrich rows spell it.
 func (v RobotsVerdict) String() string {
 	return [...]string{"", "allow", "disallow", "grace"}[v]
 }
@@ -109,7 +111,13 @@ type Auditor struct {
 	nIPs   int // (crawler, day, address) entries held for verification
 	site   []byte
 
-	verifyMu sync.Mutex // guards rep.VerifyErrors and rep.VerifyError
+	verifyMu sync.Mutex // guards rep.VerifyErrors, rep.VerifyError and the DNS breaker
+	// dnsFails counts DNS failures in a row; at MaxDNSFailures the audit
+	// stops asking the resolver and verifies the rest against the IP lists
+	// alone (lists), so a dead resolver costs a bounded wait, not a
+	// timeout per address.
+	dnsFails int
+	lists    *identity.Verifier
 }
 
 // cstate is the running aggregate of one crawler.
@@ -197,11 +205,12 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 
 // agent returns the group of version i the crawler obeys, resolved once
 // by the one path every door of rep takes (rep.Agent: the registry's
-// fallback chains, the crawlers that ignore the * group); nil when the
-// version's fetch decided without a file.
+// fallback chains, the crawlers that ignore the * group), in the file as
+// the crawler's engine groups it; nil when the version's fetch decided
+// without a file.
 func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
 	if s.agents[i] == nil && h.versions[i].File != nil {
-		s.agents[i] = s.rep.Group(h.versions[i].File)
+		s.agents[i] = s.rep.Group(h.file(i, s.rep.ParseOptions()))
 	}
 	return s.agents[i]
 }
@@ -443,17 +452,34 @@ func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t 
 	if err != nil {
 		return identity.Unverifiable
 	}
-	r := a.opt.Verifier.VerifyCrawler(ctx, addr, c, time.Unix(0, t))
-	if r.Err != nil {
-		a.verifyMu.Lock()
+	a.verifyMu.Lock()
+	v := a.opt.Verifier
+	if a.lists != nil {
+		v = a.lists
+	}
+	a.verifyMu.Unlock()
+	r := v.VerifyCrawler(ctx, addr, c, time.Unix(0, t))
+	a.verifyMu.Lock()
+	defer a.verifyMu.Unlock()
+	switch {
+	case r.Err != nil:
 		a.rep.VerifyErrors++
 		if a.rep.VerifyError == "" {
 			a.rep.VerifyError = r.Err.Error()
 		}
-		a.verifyMu.Unlock()
+		if a.dnsFails++; a.dnsFails == MaxDNSFailures && a.lists == nil {
+			a.lists = &identity.Verifier{Ranges: a.opt.Verifier.Ranges}
+			a.rep.VerifyError += fmt.Sprintf("; DNS verification stopped after %d failures in a row: the other addresses were checked against the IP lists only", MaxDNSFailures)
+		}
+	case r.DNSChecked:
+		a.dnsFails = 0
 	}
 	return r.Verdict
 }
+
+// MaxDNSFailures is how many DNS verifications may fail in a row before an
+// audit stops asking the resolver (see Report.VerifyError).
+const MaxDNSFailures = 50
 
 // count adds n requests from ip with verdict v (d of them disallowed).
 func (s *cstate) count(v identity.Verdict, ip []byte, n, d int64) {
@@ -577,7 +603,7 @@ func (a *Auditor) Report() *Report {
 		c.TopPaths = s.top.list()
 		if s.spoofers != nil {
 			for _, p := range s.spoofers.list() {
-				c.SpoofedFrom = append(c.SpoofedFrom, IPCount{IP: p.Path, Count: p.Count})
+				c.SpoofedFrom = append(c.SpoofedFrom, IPCount{IP: p.Path, Count: p.Count, Error: p.Error, Estimated: p.Estimated})
 			}
 		}
 		for _, e := range s.hosts {

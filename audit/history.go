@@ -32,6 +32,12 @@ type Version struct {
 	// as such. Requests are judged by its verdict as crawlers do (RFC 9309
 	// §2.3.1): no file is made up for an allow-all or disallow-all fetch.
 	Fetch *robotsfetch.Outcome
+	// Body is the text File was parsed from, when known. Engines group a
+	// file differently (bing and yandex take a Crawl-delay line as a group
+	// member, engine.Engine.ParseOptions): with Body, each crawler is
+	// judged on the file as its engine groups it; without it, every
+	// crawler on File's groups.
+	Body []byte
 }
 
 // History is the sequence of robots.txt versions of a site, oldest first.
@@ -40,6 +46,9 @@ type History struct {
 	versions []Version
 	robots   []*robotsfetch.Robots // each version as a crawler holds it
 	since    []int64               // Unix ns; math.MinInt64 for "always"
+	// regrouped is each version's Body parsed with the other
+	// CrawlDelayEndsGroup setting than its File; nil without a Body.
+	regrouped []*robotstxt.File
 }
 
 // NewHistory builds a History. Versions may be given in any order; two
@@ -61,6 +70,11 @@ func NewHistory(vs ...Version) (*History, error) {
 			return nil, fmt.Errorf("robots.txt %s: no parsed file", v.Source)
 		}
 		h.robots = append(h.robots, r)
+		var re *robotstxt.File
+		if v.File != nil && v.Body != nil {
+			re = robotstxt.ParseWith(v.Body, robotstxt.Options{Profile: v.File.Profile(), CrawlDelayEndsGroup: !v.File.CrawlDelayEndsGroup()})
+		}
+		h.regrouped = append(h.regrouped, re)
 		s := int64(math.MinInt64)
 		if !v.Since.IsZero() {
 			s = v.Since.UnixNano()
@@ -68,6 +82,17 @@ func NewHistory(vs ...Version) (*History, error) {
 		h.since = append(h.since, s)
 	}
 	return h, nil
+}
+
+// file returns version i's file as an engine parsing with o groups it:
+// File, or its Body parsed with o's CrawlDelayEndsGroup when that differs
+// and the Body is known. nil when the version has no file.
+func (h *History) file(i int, o robotstxt.Options) *robotstxt.File {
+	f := h.versions[i].File
+	if f != nil && f.CrawlDelayEndsGroup() != o.CrawlDelayEndsGroup && h.regrouped[i] != nil {
+		return h.regrouped[i]
+	}
+	return f
 }
 
 // Len returns the number of versions.

@@ -23,8 +23,9 @@ func sortEdges(e []Edge) {
 // topK bounds the merged path lists (0: 1000).
 //
 // Merge refuses, with a *MergeError, the same part given twice and parts
-// judged against different robots.txt histories or grace periods; see
-// MergeWith to merge the latter anyway.
+// judged against different robots.txt histories or grace periods (see
+// MergeWith to merge the latter anyway), and, with a *DamagedError, a part
+// with a negative count or a crawler with more requests than the part.
 func Merge(topK int, parts ...*Report) (*Report, error) {
 	return MergeWith(MergeOptions{TopK: topK}, parts...)
 }
@@ -45,9 +46,12 @@ func MergeWith(opt MergeOptions, parts ...*Report) (*Report, error) {
 	if topK <= 0 {
 		topK = 1000
 	}
-	for _, p := range parts {
+	for i, p := range parts {
 		if p.Schema != SchemaVersion {
 			return nil, fmt.Errorf("report schema %d, want %d (made by another version of rep)", p.Schema, SchemaVersion)
+		}
+		if err := checkPart(i, p); err != nil {
+			return nil, err
 		}
 	}
 	if err := samePart(parts); err != nil {
@@ -414,4 +418,90 @@ func unionRobots(parts []*Report) []RobotsInfo {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
 	return out
+}
+
+// DamagedError is the error Merge returns for a part no audit could have
+// written: a negative count, or a crawler with more requests than the whole
+// part. Such a file was damaged or edited by hand, and summing it would
+// make every total wrong.
+type DamagedError struct {
+	Part  int    // index of the part as given to Merge
+	Field string // e.g. "requests", "crawlers[Googlebot].spoofed"
+	Value int64
+	Why   string // "negative", or what it exceeds
+}
+
+// Error names the part, the field and its value, and what to do.
+func (e *DamagedError) Error() string {
+	if e.Why == "null" {
+		return fmt.Sprintf("part %d: %s is null: rep never writes that, so the report is damaged or was edited; audit that part of the log again", e.Part+1, e.Field)
+	}
+	return fmt.Sprintf("part %d: %s is %d (%s): rep never writes that, so the report is damaged or was edited; audit that part of the log again", e.Part+1, e.Field, e.Value, e.Why)
+}
+
+// checkPart returns a *DamagedError for the first count of p that an audit
+// cannot have produced.
+func checkPart(i int, p *Report) error {
+	neg := func(field string, v int64) error {
+		if v < 0 {
+			return &DamagedError{Part: i, Field: field, Value: v, Why: "negative"}
+		}
+		return nil
+	}
+	top := []struct {
+		f string
+		v int64
+	}{{"lines", p.Lines}, {"bad_lines", p.BadLines}, {"requests", p.Requests}, {"other_requests", p.Other},
+		{"other_host_requests", p.OtherHost}, {"no_user_agent_requests", p.NoUserAgent}, {"verify_errors", p.VerifyErrors}}
+	for _, x := range top {
+		if err := neg(x.f, x.v); err != nil {
+			return err
+		}
+	}
+	for j, c := range p.Crawlers {
+		if c == nil {
+			return &DamagedError{Part: i, Field: fmt.Sprintf("crawlers[%d]", j), Why: "null"}
+		}
+		at := "crawlers[" + c.Name + "]."
+		for _, x := range []struct {
+			f string
+			v int64
+		}{{"requests", c.Requests}, {"bytes", c.Bytes}, {"verified", c.Verified}, {"spoofed", c.Spoofed},
+			{"unverifiable", c.Unverifiable}, {"rdns_only", c.RDNSOnly}, {"unchecked", c.Unchecked},
+			{"robots_fetches", c.RobotsFetches}, {"disallowed_requests", c.DisallowedRequests},
+			{"disallowed_spoofed", c.SpoofedDisallowed}, {"grace_requests", c.GraceRequests}} {
+			if err := neg(at+x.f, x.v); err != nil {
+				return err
+			}
+		}
+		for _, m := range []struct {
+			f string
+			m map[string]int64
+		}{{"status", c.Status}, {"days", c.Days}, {"robots_status", c.RobotsStatus}} {
+			for k, v := range m.m {
+				if err := neg(at+m.f+"["+k+"]", v); err != nil {
+					return err
+				}
+			}
+		}
+		for _, v := range c.Violations {
+			if err := neg(at+"violations[line "+fmt.Sprint(v.Line)+"].count", v.Count); err != nil {
+				return err
+			}
+		}
+		for _, x := range c.TopPaths {
+			if err := neg(at+"top_paths["+x.Path+"].count", x.Count); err != nil {
+				return err
+			}
+		}
+		for _, x := range c.SpoofedFrom {
+			if err := neg(at+"spoofed_from["+x.IP+"].count", x.Count); err != nil {
+				return err
+			}
+		}
+		if c.Requests > p.Requests {
+			return &DamagedError{Part: i, Field: at + "requests", Value: c.Requests, Why: fmt.Sprintf("more than the part's %d requests", p.Requests)}
+		}
+	}
+	return nil
 }

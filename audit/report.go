@@ -195,19 +195,23 @@ func sortViolations(v []Violation) {
 type IPCount struct {
 	IP    string `json:"ip"`
 	Count int64  `json:"count"`
+	// Error and Estimated are as for PathCount: the true count is in
+	// [Count-Error, Count], and Estimated is set when Error > 0.
+	Error     int64 `json:"error,omitempty"`
+	Estimated bool  `json:"estimated,omitempty"`
 }
 
 func mergeIPs(a, b []IPCount, k int) []IPCount {
 	var pa, pb []PathCount
 	for _, x := range a {
-		pa = append(pa, PathCount{Path: x.IP, Count: x.Count})
+		pa = append(pa, PathCount{Path: x.IP, Count: x.Count, Error: x.Error})
 	}
 	for _, x := range b {
-		pb = append(pb, PathCount{Path: x.IP, Count: x.Count})
+		pb = append(pb, PathCount{Path: x.IP, Count: x.Count, Error: x.Error})
 	}
 	var out []IPCount
 	for _, x := range mergePaths(pa, pb, k) {
-		out = append(out, IPCount{IP: x.Path, Count: x.Count})
+		out = append(out, IPCount{IP: x.Path, Count: x.Count, Error: x.Error, Estimated: x.Error > 0})
 	}
 	return out
 }

@@ -108,6 +108,61 @@ func runOne(ctx context.Context, name string, in Input, opt Options, prog *Progr
 	}
 	prog.Lines.Add(n & 0xffff)
 	prog.Bytes.Add(r.BytesRead() - seen)
+	if err := checkFormat(name, r.Format(), r.Stats()); err != nil {
+		return nil, err
+	}
 	a.Finish(ctx, r.Stats(), name)
 	return a.Report(), nil
+}
+
+// FormatError is a log with more bad lines than requests: read in a
+// format that is not its own, most likely, so its report would be a
+// clean-looking run with nothing in it.
+type FormatError struct {
+	Source     string            // the file, "-" for standard input
+	Format     string            // the format it was read in
+	Lines, Bad int64             // lines read, lines that did not parse
+	First      accesslog.BadLine // the first bad line
+	// Suggest is a format the bad lines parse in, "" when none does.
+	Suggest string
+}
+
+// Error names the file, the format and the first bad line, and the
+// format the lines look like when there is one.
+func (e *FormatError) Error() string {
+	s := fmt.Sprintf("%s: %d of %d lines do not parse as %s (line %d: %s)", e.Source, e.Bad, e.Lines, e.Format, e.First.Line, e.First.Error)
+	if e.Suggest != "" {
+		return s + "; they look like " + e.Suggest + ": give -format " + e.Suggest
+	}
+	return s + "; if the log is in another format, give its -format (combined, common, w3c, caddy, cloudfront, alb, json, nginx:'…' or apache:'…')"
+}
+
+// checkFormat returns a *FormatError when st has more bad lines than
+// requests. The suggestion is the format detected from the bad lines
+// kept as samples.
+func checkFormat(name string, f *accesslog.Format, st accesslog.Stats) error {
+	if st.Bad == 0 || st.Bad <= st.Records {
+		return nil
+	}
+	e := &FormatError{Source: name, Format: f.String(), Lines: st.Lines, Bad: st.Bad, First: st.Samples[0]}
+	var sample []byte
+	for _, b := range st.Samples {
+		sample = append(append(sample, b.Text...), '\n')
+	}
+	if d, err := accesslog.Detect(sample); err == nil && d.String() != e.Format {
+		// Only a format the lines actually parse in is worth naming.
+		if p, err := d.NewParser(accesslog.Options{}); err == nil {
+			var rec accesslog.Record
+			ok := 0
+			for _, b := range st.Samples {
+				if p.Parse([]byte(b.Text), &rec) == nil {
+					ok++
+				}
+			}
+			if ok > 0 {
+				e.Suggest = d.String()
+			}
+		}
+	}
+	return e
 }

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/termsafe"
 )
 
 // WriteText writes a human-readable summary of r.
 func WriteText(w io.Writer, r *Report) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: termsafe.NewWriter(w)} // paths and User-Agents come from the log
 	p := func(format string, a ...any) { fmt.Fprintf(ew, format, a...) }
 	p("%s lines (%s bad), %s requests", num(r.Lines), num(r.BadLines), num(r.Requests))
 	if r.Requests > 0 {
@@ -125,7 +127,7 @@ func WriteText(w io.Writer, r *Report) error {
 				if i == 3 {
 					break
 				}
-				ips = append(ips, fmt.Sprintf("%s (%s)", x.IP, num(x.Count)))
+				ips = append(ips, fmt.Sprintf("%s (%s)", x.IP, estimate(x.Count, x.Error)))
 			}
 			p("  %s: %s\n", c.Name, strings.Join(ips, ", "))
 		}
@@ -151,7 +153,7 @@ func WriteText(w io.Writer, r *Report) error {
 			if j == 3 {
 				break
 			}
-			ps = append(ps, fmt.Sprintf("%s (%s)", x.Path, num(x.Count)))
+			ps = append(ps, fmt.Sprintf("%s (%s)", x.Path, estimate(x.Count, x.Error)))
 		}
 		p("  %s: %s\n", c.Name, strings.Join(ps, ", "))
 	}
@@ -229,4 +231,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// estimate renders a top-k count: exact as is, an estimate as
+// "~667, at least 640" (Space-Saving overcounts by at most err).
+func estimate(count, err int64) string {
+	if err <= 0 {
+		return num(count)
+	}
+	return "~" + num(count) + ", at least " + num(count-err)
 }

@@ -73,13 +73,16 @@ type PathCount struct {
 	Count int64  `json:"count"`
 	// Error bounds the overcount: the true count is in [Count-Error, Count].
 	Error int64 `json:"error,omitempty"`
+	// Estimated is set when Count is an estimate (Error > 0): the list
+	// outgrew its bound and Space-Saving counted this key in another's slot.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // list returns all tracked entries, most frequent first.
 func (t *topK) list() []PathCount {
 	out := make([]PathCount, 0, len(t.h))
 	for _, e := range t.h {
-		out = append(out, PathCount{Path: e.key, Count: e.count, Error: e.err})
+		out = append(out, PathCount{Path: e.key, Count: e.count, Error: e.err, Estimated: e.err > 0})
 	}
 	sortPaths(out)
 	return out
@@ -102,6 +105,7 @@ func mergePaths(a, b []PathCount, k int) []PathCount {
 		for _, p := range l {
 			q := m[p.Path]
 			q.Path, q.Count, q.Error = p.Path, q.Count+p.Count, q.Error+p.Error
+			q.Estimated = q.Error > 0
 			m[p.Path] = q
 		}
 	}

@@ -73,3 +73,47 @@ func TestVerifyDNS(t *testing.T) {
 		t.Errorf("inline verdicts %v", verdicts)
 	}
 }
+
+// TestVerifyMicrosoftYahoo: msnbot (verified like bingbot: search.msn.com
+// and Bing's ranges) and Yahoo's Slurp (crawl.yahoo.net) are judged, not
+// counted as unknown crawlers: genuine addresses verified, a look-alike
+// PTR spoofed.
+func TestVerifyMicrosoftYahoo(t *testing.T) {
+	a := netip.MustParseAddr
+	srv, err := dnstest.Start(dnstest.Zone{
+		PTR: map[netip.Addr][]string{
+			a("157.55.39.1"): {"msnbot-157-55-39-1.search.msn.com."},
+			a("74.6.168.1"):  {"b1.crawl.yahoo.net."},
+			a("74.6.168.2"):  {"b2.crawl.yahoo.net.evil.example."},
+		},
+		Addrs: map[string][]netip.Addr{
+			"msnbot-157-55-39-1.search.msn.com": {a("157.55.39.1")},
+			"b1.crawl.yahoo.net":                {a("74.6.168.1")},
+			"b2.crawl.yahoo.net.evil.example":   {a("74.6.168.2")},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const msnbot = `"-" "msnbot/2.0b (+http://search.msn.com/msnbot.htm)"`
+	const slurp = `"-" "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)"`
+	var log bytes.Buffer
+	for i, l := range []struct{ ip, ua string }{
+		{"157.55.39.1", msnbot}, {"157.55.39.1", msnbot}, {"74.6.168.1", slurp}, {"74.6.168.2", slurp},
+	} {
+		fmt.Fprintf(&log, "%s - - [01/Mar/2026:00:%02d:00 +0000] \"GET /x HTTP/1.1\" 200 1 %s\n", l.ip, i, l.ua)
+	}
+	h, err := NewHistory(Version{Source: "r", File: parseRobots("User-agent: *\nDisallow: /private/\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &identity.Verifier{Resolver: dnstest.Resolver(srv)}
+	rep := auditBytes(t, log.Bytes(), nil, Options{Robots: h, Verifier: v, VerifyMode: "dns+lists"})
+	if c := rep.Crawler("msnbot"); c == nil || c.Operator != "Microsoft" || c.Verified != 2 || c.Spoofed != 0 {
+		t.Errorf("msnbot: %+v", c)
+	}
+	if c := rep.Crawler("Slurp"); c == nil || c.Operator != "Yahoo" || c.Verified != 1 || c.Spoofed != 1 {
+		t.Errorf("Slurp: %+v", c)
+	}
+}

@@ -63,6 +63,7 @@ type Error struct {
 	Name string // the name given
 }
 
+// Error names the unknown engine and lists the four.
 func (e *Error) Error() string {
 	return fmt.Sprintf("unknown engine %q: use %s", e.Name, Names)
 }
@@ -113,6 +114,15 @@ func (e Engine) Parser() robotstxt.Profile {
 		return robotstxt.RFC9309
 	}
 	return robotstxt.Google
+}
+
+// ParseOptions are the robots.txt parse options the engine reads files
+// with: its Parser profile, and for the engines that read Crawl-delay
+// (bing, yandex) Crawl-delay as a group member
+// (robotstxt.Options.CrawlDelayEndsGroup), so that a User-agent line after
+// it starts a new group. MaxBytes is left at its default.
+func (e Engine) ParseOptions() robotstxt.Options {
+	return robotstxt.Options{Profile: e.Parser(), CrawlDelayEndsGroup: e.ReadsCrawlDelay()}
 }
 
 // ReadsCrawlDelay reports whether the engine's crawlers honour Crawl-delay

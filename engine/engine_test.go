@@ -55,6 +55,10 @@ func TestTraits(t *testing.T) {
 		if tc.e.Parser() != tc.parser || tc.e.ReadsCrawlDelay() != tc.delay || tc.e.ReadsRequestRate() != tc.rate {
 			t.Errorf("%v: parser %v delay %v rate %v", tc.e, tc.e.Parser(), tc.e.ReadsCrawlDelay(), tc.e.ReadsRequestRate())
 		}
+		// An engine that reads Crawl-delay groups by it.
+		if o := tc.e.ParseOptions(); o != (robotstxt.Options{Profile: tc.parser, CrawlDelayEndsGroup: tc.delay}) {
+			t.Errorf("%v: parse options %+v", tc.e, o)
+		}
 	}
 	if Auto.Or(Bing) != Bing || Yandex.Or(Bing) != Yandex {
 		t.Error("Or")

@@ -167,6 +167,19 @@ Split the rule into several shorter ones.`},
 		`Lines end with CR alone (old Mac OS style). Google and RFC 9309 accept it, but many tools and some parsers split lines on LF only and join such lines with the next one, or read the whole file as one line, which then holds no valid rule. (CR CR LF, a CRLF file converted twice, is harmless and not reported.)
 
 Save the file with LF or CRLF line ends.`},
+	{"merged-group", Warning, "a group of only ignored lines, merged by Google with the next",
+		`Google's parser ends a run of User-agent lines only at an Allow or Disallow line (RFC 9309's grammar says the same). A group whose only lines are ones Google ignores (Crawl-delay, Request-rate, Host, unknown lines) is therefore no group of its own: the next User-agent lines join it, and every crawler named gets the rules written below the last of them. The Google guide's example, with a rule added:
+
+    User-agent: msnbot
+    Crawl-delay: 5
+
+    User-agent: slurp
+    Crawl-delay: 12
+    Disallow: /cgi-bin/   # Google: for msnbot too
+
+Bing and Yandex, which read Crawl-delay, take it as a group member and keep the two groups apart; Google, and every crawler that parses as Google does, does not. The finding names both User-agent lines, the crawlers and the rules they share.
+
+End the first group with a rule of its own ('Disallow:' with an empty value allows everything), or, if the crawlers are meant to share the rules, put their User-agent lines together.`},
 	{"missing-colon", Warning, "a directive without its colon",
 		`"Disallow /private" has no ":" between key and value. Google accepts a missing colon when the line has exactly two words; RFC 9309 requires the colon and other parsers ignore the line.
 

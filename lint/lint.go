@@ -96,6 +96,8 @@ type AgentView struct {
 	// (Bing's exception).
 	CrawlDelay          int
 	CrawlDelayInherited bool
+
+	file *robotstxt.File // the file as the agent's engine groups it
 }
 
 // File returns the parsed file the report is about.
@@ -125,7 +127,7 @@ func Run(data []byte, opts Options) *Report {
 func run(data []byte, opts Options) (*Report, int) {
 	opts.Engine = opts.Engine.Or(engine.Google)
 	l := linter{data: data, opts: opts, rep: &Report{Engine: opts.Engine}}
-	l.f = robotstxt.ParseWith(data, robotstxt.Options{Profile: opts.Engine.Parser()})
+	l.f = robotstxt.ParseWith(data, opts.Engine.ParseOptions())
 	l.rep.file = l.f
 	if opts.Fetch != nil {
 		l.fetch(opts.Fetch)
@@ -258,6 +260,9 @@ func (l *linter) body() {
 	l.ruleChecks()
 	l.groupChecks()
 	l.extensionChecks()
+	if !l.junk {
+		l.mergedGroups()
+	}
 	l.sitemapChecks()
 }
 
@@ -701,21 +706,29 @@ func plural(n int, w string) string {
 // (the registry's fallback chains and * group exceptions, its engine's
 // Crawl-delay reading), as every door of rep resolves it.
 func (l *linter) agents() {
+	files := map[robotstxt.Options]*robotstxt.File{l.opts.Engine.ParseOptions(): l.f}
 	for _, a := range l.opts.Agents {
-		g := a.Group(l.f)
-		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules()}
+		// An agent's view is its engine's reading of the file, which may
+		// group it differently from the report's engine (Crawl-delay).
+		f := files[a.ParseOptions()]
+		if f == nil {
+			f = robotstxt.ParseWith(l.data, a.ParseOptions())
+			files[a.ParseOptions()] = f
+		}
+		g := a.Group(f)
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules(), file: f}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true
 		}
-		for _, grp := range l.f.Groups() {
+		for _, grp := range f.Groups() {
 			for _, r := range grp.Rules {
 				if !in[r.Line] {
 					v.Ignored = append(v.Ignored, r)
 				}
 			}
 		}
-		if _, line, fromStar, ok := a.CrawlDelay(l.f); ok {
+		if _, line, fromStar, ok := a.CrawlDelay(f); ok {
 			v.CrawlDelay, v.CrawlDelayInherited = line, fromStar
 		}
 		l.rep.Agents = append(l.rep.Agents, v)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -43,8 +44,13 @@ func (r *Report) Summary(min Severity) Summary {
 // WriteText writes the findings at or above min like a compiler does,
 // "name:line:col: severity: [code] message" with the hint indented below,
 // then the per-crawler view and a summary line.
+//
+// Control characters from the robots.txt (an ESC sequence in a rule, a
+// BEL) are escaped (termsafe), so printing the report on a terminal is
+// safe whatever the file holds.
 func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
-	bw := bufio.NewWriter(w)
+	ts := termsafe.NewWriter(w)
+	bw := bufio.NewWriter(ts)
 	for _, d := range r.Findings {
 		if d.Severity < min {
 			continue
@@ -68,7 +74,10 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 		bw.WriteString(" (" + strconv.Itoa(hidden) + " below " + min.String() + " not shown)")
 	}
 	bw.WriteString("\n")
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return ts.Flush()
 }
 
 func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
@@ -99,14 +108,19 @@ func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
 	if len(a.Ignored) > 0 {
 		bw.WriteString("  rules of other groups it ignores:\n")
 		for _, ru := range a.Ignored {
-			bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "  (" + r.groupOf(ru.Line) + ")\n")
+			bw.WriteString("    " + strconv.Itoa(ru.Line) + ": " + ru.String() + "  (" + a.groupOf(r, ru.Line) + ")\n")
 		}
 	}
 }
 
-// groupOf names the group a rule line belongs to.
-func (r *Report) groupOf(line int) string {
-	for _, g := range r.file.Groups() {
+// groupOf names the group a rule line belongs to, as the agent's engine
+// groups the file.
+func (a *AgentView) groupOf(r *Report, line int) string {
+	f := a.file
+	if f == nil {
+		f = r.file
+	}
+	for _, g := range f.Groups() {
 		for _, ru := range g.Rules {
 			if ru.Line == line {
 				return "User-agent: " + strings.Join(g.Agents, ", ")
@@ -181,7 +195,7 @@ func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 			ja.Rules = append(ja.Rules, jsonRule{Line: ru.Line, Rule: ru.String()})
 		}
 		for _, ru := range a.Ignored {
-			ja.Ignored = append(ja.Ignored, jsonRule{Line: ru.Line, Rule: ru.String(), Group: r.groupOf(ru.Line)})
+			ja.Ignored = append(ja.Ignored, jsonRule{Line: ru.Line, Rule: ru.String(), Group: a.groupOf(r, ru.Line)})
 		}
 		out.Agents = append(out.Agents, ja)
 	}

@@ -54,8 +54,8 @@
 // transport dials anything, loopback included. A program that fetches for
 // someone else (a web service that checks URLs its users type) must set
 // Options.Guard, which refuses loopback, private, link-local and other
-// special addresses at connect time for every redirect hop
-// (internal/netguard).
+// special addresses (every entry of IANA's special-purpose address
+// registries) at connect time for every redirect hop.
 //
 // # Stores
 //
@@ -67,4 +67,18 @@
 // an old value. A Store that fails is reported in the Outcome and bypassed:
 // the Fetcher then fetches the origin itself, and never answers "allowed"
 // for an origin it could not read.
+//
+// Entries are keyed by origin and User-Agent header (StoreKey), since a
+// server may answer crawlers differently: crawlers sharing a Store never
+// read each other's file. A Store that is also a Leaser (all three here)
+// lets Fetchers sharing it fetch a cold origin once: one takes a short
+// lease and fetches, the others poll the Store for its entry, up to
+// Options.LeaseWait.
+//
+// # Observability
+//
+// Options.Logger logs each fetch with log/slog; Options.OnFetch is called
+// once per fetch from the network and per answer read from the Store;
+// Fetcher.Stats returns counters (fetches by Case, memory hits and misses,
+// Store hits and errors, lease waits) for a metrics endpoint.
 package robotsfetch

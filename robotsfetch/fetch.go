@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -44,6 +45,8 @@ const (
 	DefaultBodyTimeout    = 20 * time.Second
 	DefaultTimeout        = 60 * time.Second
 	DefaultStoreTimeout   = 2 * time.Second
+	DefaultLeaseTTL       = 15 * time.Second // a fetch usually takes well under a second
+	DefaultLeaseWait      = 20 * time.Second // past DefaultLeaseTTL, so that an expired lease is taken over first
 )
 
 // Options configure a Fetcher. Zero durations and counts mean the defaults
@@ -54,6 +57,11 @@ type Options struct {
 	UserAgent string
 	// Profile is how bodies are parsed (robotstxt.Google by default).
 	Profile robotstxt.Profile
+	// CrawlDelayEndsGroup parses bodies with Crawl-delay as a group member
+	// (robotstxt.Options.CrawlDelayEndsGroup), as the engines that read it
+	// do. A Fetcher parses for one engine: engine.Engine.ParseOptions gives
+	// Profile and this field.
+	CrawlDelayEndsGroup bool
 	// MaxBytes is the body limit after decoding; 0 means
 	// robotstxt.DefaultMaxBytes (500 KiB, RFC 9309 §2.5's minimum).
 	MaxBytes int
@@ -82,7 +90,8 @@ type Options struct {
 	// reading of the body; Timeout the whole attempt, redirects included.
 	ConnectTimeout, HeaderTimeout, BodyTimeout, Timeout time.Duration
 	// Guard refuses loopback, private, link-local and other special
-	// addresses at connect time (see internal/netguard). Set it when
+	// addresses at connect time, DNS rebinding and redirects included (every
+	// entry of IANA's special-purpose registries). Set it when
 	// fetching on behalf of someone else; it cannot be combined with Client.
 	Guard bool
 	// Client replaces the default HTTP client (its CheckRedirect is
@@ -94,6 +103,26 @@ type Options struct {
 	Store Store
 	// StoreTimeout bounds each Store call.
 	StoreTimeout time.Duration
+	// LeaseTTL is how long a lease taken in a Store that is a Leaser lasts
+	// (negative: take none, every Fetcher fetches what it cannot find);
+	// LeaseWait bounds how long a Fetcher polls the Store for an entry
+	// another Fetcher holds the lease for, before fetching it itself. Both
+	// run on the wall clock, not Now. A fetch slower than LeaseTTL may be
+	// made again by a waiter that takes the expired lease over.
+	LeaseTTL, LeaseWait time.Duration
+	// Logger, when set, logs every fetch from the network (Info: origin,
+	// case, status, duration, bytes, error), every answer from the Store and
+	// every wait for another Fetcher's lease (Debug), and every Store
+	// failure (Warn). Answers from memory are not logged.
+	Logger *slog.Logger
+	// OnFetch, when set, is called once for every fetch from the network
+	// and every answer read from the Store (Outcome.Source tells which),
+	// before the callers waiting for it get their answer; answers from
+	// memory do not call it. It is called from the Fetcher's goroutines,
+	// concurrently for different origins: it must be safe for concurrent
+	// use, return quickly (the callers for that origin wait for it), and
+	// not modify the Outcome's slices.
+	OnFetch func(Outcome)
 	// Now is the clock; nil means time.Now. Tests inject one.
 	Now func() time.Time
 }
@@ -108,7 +137,8 @@ type Fetcher struct {
 	cache  lru
 	flight map[string]*call
 
-	requests atomic.Int64
+	leaser Leaser // o.Store as a Leaser; nil when it is none or leases are off
+	stats  counters
 }
 
 type call struct {
@@ -139,6 +169,8 @@ func New(o Options) (*Fetcher, error) {
 	def(&o.BodyTimeout, DefaultBodyTimeout)
 	def(&o.Timeout, DefaultTimeout)
 	def(&o.StoreTimeout, DefaultStoreTimeout)
+	def(&o.LeaseTTL, DefaultLeaseTTL)
+	def(&o.LeaseWait, DefaultLeaseWait)
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = robotstxt.DefaultMaxBytes
 	}
@@ -153,6 +185,9 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{o: o, flight: make(map[string]*call)}
 	f.cache.max = o.MaxOrigins
+	if l, ok := o.Store.(Leaser); ok && o.LeaseTTL > 0 {
+		f.leaser = l
+	}
 	if o.Client != nil {
 		c := *o.Client
 		f.client = &c
@@ -181,9 +216,15 @@ func New(o Options) (*Fetcher, error) {
 // Options returns the options in force, defaults filled in.
 func (f *Fetcher) Options() Options { return f.o }
 
+// ParseOptions are the options a Fetcher with these Options parses bodies
+// with: Profile, MaxBytes and CrawlDelayEndsGroup.
+func (o Options) ParseOptions() robotstxt.Options {
+	return robotstxt.Options{Profile: o.Profile, MaxBytes: o.MaxBytes, CrawlDelayEndsGroup: o.CrawlDelayEndsGroup}
+}
+
 // Requests returns how many fetch attempts the Fetcher has made (one per
 // attempt, whatever the redirects).
-func (f *Fetcher) Requests() int64 { return f.requests.Load() }
+func (f *Fetcher) Requests() int64 { return f.stats.requests.Load() }
 
 // Len returns how many origins are held in memory.
 func (f *Fetcher) Len() int {
@@ -256,8 +297,10 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 	it := f.cache.get(origin)
 	f.mu.RUnlock()
 	if it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
+		f.stats.cacheHits.Add(1)
 		return it.robots, nil
 	}
+	f.stats.cacheMisses.Add(1)
 	f.mu.Lock()
 	if it = f.cache.get(origin); it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
 		f.mu.Unlock() // refreshed meanwhile
@@ -285,26 +328,35 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 }
 
 func (f *Fetcher) refresh(origin string, prev *Entry, c *call) {
-	var storeErr error
-	if f.o.Store != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
-		e, err := f.o.Store.Get(ctx, origin)
-		cancel()
-		switch {
-		case err != nil:
-			storeErr = err
-		case e != nil && f.o.Now().Before(e.Last.ExpiresAt):
-			e.Last.Source = FromStore
+	if f.o.Store == nil {
+		f.finish(origin, c, f.fetch(origin, prev))
+		return
+	}
+	key := StoreKey(origin, f.o.UserAgent)
+	e, prev, storeErr := f.storeGet(origin, key, prev)
+	if e != nil {
+		f.finish(origin, c, e)
+		return
+	}
+	var token string
+	if storeErr == nil && f.leaser != nil {
+		token, e, prev, storeErr = f.lease(origin, key, prev)
+		if e != nil {
 			f.finish(origin, c, e)
 			return
-		case e != nil && (prev == nil || e.Last.FetchedAt.After(prev.Last.FetchedAt)):
-			prev = e // newer: its good copy and outage start count
 		}
 	}
-	e := f.fetch(origin, prev)
-	if f.o.Store != nil && storeErr == nil && !e.Last.Has(WarnNoStore) {
+	e = f.fetch(origin, prev)
+	if storeErr == nil && !e.Last.Has(WarnNoStore) {
 		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
-		storeErr = f.o.Store.Put(ctx, origin, e, f.o.OutageLimit+f.o.MaxAge)
+		storeErr = f.o.Store.Put(ctx, key, e, f.o.OutageLimit+f.o.MaxAge)
+		cancel()
+		f.storeFailed(origin, "put", storeErr)
+	}
+	if token != "" {
+		// After the Put: a waiter that takes the lease over finds the entry.
+		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+		f.storeFailed(origin, "release lease", f.leaser.ReleaseLease(ctx, key, token))
 		cancel()
 	}
 	if storeErr != nil {
@@ -312,6 +364,102 @@ func (f *Fetcher) refresh(origin string, prev *Entry, c *call) {
 		e.Last.Warnings = append(e.Last.Warnings, WarnStoreFailed)
 	}
 	f.finish(origin, c, e)
+}
+
+// storeGet reads key from the Store. It returns the entry when it is fresh
+// and fetched with this Fetcher's User-Agent (its Source set to
+// FromStore); else the entry the next fetch replaces: prev, or the stored
+// one when it is newer (its good copy and outage start count).
+func (f *Fetcher) storeGet(origin, key string, prev *Entry) (fresh, newPrev *Entry, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+	e, err := f.o.Store.Get(ctx, key)
+	cancel()
+	switch {
+	case err != nil:
+		f.storeFailed(origin, "get", err)
+		return nil, prev, err
+	case e == nil || e.UserAgent != f.o.UserAgent:
+		return nil, prev, nil // absent, or another crawler's (a key collision)
+	case f.o.Now().Before(e.Last.ExpiresAt):
+		e.Last.Source = FromStore
+		f.stats.storeHits.Add(1)
+		return e, prev, nil
+	case prev == nil || e.Last.FetchedAt.After(prev.Last.FetchedAt):
+		return nil, e, nil
+	}
+	return nil, prev, nil
+}
+
+// Poll intervals while another Fetcher holds the lease: doubling from
+// leasePollMin up to leasePollMax, so a fetch over a fast network is
+// picked up within milliseconds and a slow one costs few Store reads.
+const (
+	leasePollMin = 5 * time.Millisecond
+	leasePollMax = 250 * time.Millisecond
+)
+
+// lease takes the lease on key, or waits for the Fetcher holding it. It
+// returns the lease's token when this Fetcher is to fetch under it; a
+// fresh entry when the holder wrote one; neither when the wait ended
+// without (LeaseWait passed, or the Store failed: err) and the origin is
+// to be fetched regardless.
+func (f *Fetcher) lease(origin, key string, prev *Entry) (token string, fresh, newPrev *Entry, err error) {
+	acquire := func() (string, bool, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+		defer cancel()
+		token, ok, err := f.leaser.AcquireLease(ctx, key, f.o.LeaseTTL)
+		f.storeFailed(origin, "acquire lease", err)
+		return token, ok, err
+	}
+	// recheck reads the Store again once the lease is taken: the previous
+	// holder may have written the entry and released the lease between
+	// this Fetcher's read and its lease.
+	recheck := func(token string) (string, *Entry, *Entry, error) {
+		fresh, prev, err := f.storeGet(origin, key, prev)
+		if fresh != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+			f.storeFailed(origin, "release lease", f.leaser.ReleaseLease(ctx, key, token))
+			cancel()
+			return "", fresh, prev, nil
+		}
+		return token, nil, prev, err
+	}
+	token, ok, err := acquire()
+	switch {
+	case err != nil:
+		return "", nil, prev, err
+	case ok:
+		return recheck(token)
+	}
+	f.stats.leaseWaits.Add(1)
+	start := time.Now()
+	if l := f.o.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelDebug, "robots.txt: waiting for another fetcher's lease",
+			slog.String("origin", origin))
+	}
+	for poll := leasePollMin; ; poll = min(2*poll, leasePollMax) {
+		left := f.o.LeaseWait - time.Since(start)
+		if left <= 0 {
+			f.stats.leaseFallbacks.Add(1)
+			return "", nil, prev, nil
+		}
+		time.Sleep(min(poll, left))
+		if fresh, prev, err = f.storeGet(origin, key, prev); fresh != nil || err != nil {
+			return "", fresh, prev, err
+		}
+		// No entry yet: the holder is still fetching, or its lease ended
+		// without one (it died, or the answer said no-store).
+		switch token, ok, err = acquire(); {
+		case err != nil:
+			return "", nil, prev, err
+		case ok:
+			token, fresh, prev, err = recheck(token)
+			if fresh == nil {
+				f.stats.leaseFallbacks.Add(1)
+			}
+			return token, fresh, prev, err
+		}
+	}
 }
 
 func (f *Fetcher) finish(origin string, c *call, e *Entry) {
@@ -328,6 +476,7 @@ func (f *Fetcher) finish(origin string, c *call, e *Entry) {
 	delete(f.flight, origin)
 	c.robots = r
 	f.mu.Unlock()
+	f.observe(&r.Outcome) // before the answer: a caller sees its fetch counted
 	close(c.done)
 }
 
@@ -343,7 +492,7 @@ func (f *Fetcher) build(e *Entry) *Robots {
 			return r
 		}
 		r.Body = e.Good.Body
-		r.File = robotstxt.ParseWith(e.Good.Body, robotstxt.Options{Profile: f.o.Profile, MaxBytes: f.o.MaxBytes})
+		r.File = robotstxt.ParseWith(e.Good.Body, f.o.ParseOptions())
 	}
 	return r
 }
@@ -375,9 +524,9 @@ func verdictOf(r Case) Verdict {
 // fetch makes one attempt and returns the new entry; prev is the entry it
 // replaces (nil for none).
 func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
-	f.requests.Add(1)
+	f.stats.requests.Add(1)
 	now := f.o.Now()
-	e := &Entry{Version: EntryVersion, Origin: origin}
+	e := &Entry{Version: EntryVersion, Origin: origin, UserAgent: f.o.UserAgent}
 	start := time.Now()
 	defer func() { e.Last.Duration = time.Since(start) }()
 	if prev != nil {

@@ -565,7 +565,7 @@ func TestCacheLifetime(t *testing.T) {
 	if !r.Outcome.ExpiresAt.Equal(clk.Now().Add(DefaultMinAge)) {
 		t.Errorf("no-store expires %v", r.Outcome.ExpiresAt.Sub(clk.Now()))
 	}
-	if e, _ := store.Get(context.Background(), s.URL); e == nil || e.Last.Has(WarnNoStore) {
+	if e, _ := store.Get(context.Background(), StoreKey(s.URL, f.Options().UserAgent)); e == nil || e.Last.Has(WarnNoStore) {
 		t.Errorf("no-store result written to the store: %+v", e)
 	}
 	clk.Advance(DefaultMinAge)
@@ -860,9 +860,13 @@ func TestEntryVersion(t *testing.T) {
 	if err != nil || got.Version != EntryVersion || got.Last.Case != Success || string(got.Good.Body) != "x" || !got.Last.Has(WarnHTML) {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
-	future := bytes.Replace(b, []byte(`"v":2`), []byte(`"v":3`), 1)
+	future := bytes.Replace(b, []byte(`"v":3`), []byte(`"v":4`), 1)
 	if _, err := Decode(future); !errors.Is(err, ErrVersion) {
-		t.Errorf("version 3: %v", err)
+		t.Errorf("version 4: %v", err)
+	}
+	// Version 2 was keyed by the origin alone, fetched for nobody known.
+	if _, err := Decode([]byte(`{"v":2,"origin":"https://example.com","last":{"case":"success","verdict":"use-rules"}}`)); !errors.Is(err, ErrVersion) {
+		t.Errorf("version 2: %v", err)
 	}
 	// Version 1 named the status table's row "rule": read as absent.
 	if _, err := Decode([]byte(`{"v":1,"last":{"rule":"success","verdict":"use-rules"}}`)); !errors.Is(err, ErrVersion) {
@@ -871,7 +875,7 @@ func TestEntryVersion(t *testing.T) {
 	if _, err := Decode([]byte(`{"last":{"rule":"success"}}`)); !errors.Is(err, ErrVersion) {
 		t.Errorf("no version: %v", err)
 	}
-	if _, err := Decode([]byte(`{"v":2,"last":{"case":"bogus"}}`)); err == nil {
+	if _, err := Decode([]byte(`{"v":3,"last":{"case":"bogus"}}`)); err == nil {
 		t.Error("unknown case name decoded")
 	}
 	st := &MemoryStore{}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -54,6 +55,11 @@ func Origin(rawurl string) (string, error) {
 		host = strings.ToLower(host)
 	}
 	port := u.Port()
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+		// The fetch would fail with "invalid port" and read as an
+		// unreachable site, everything disallowed.
+		return "", parseError(rawurl, fmt.Errorf("port %q: want a number from 1 to 65535", port))
+	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
 	}
@@ -104,7 +110,7 @@ func fastOrigin(s string) (string, bool) {
 	}
 	if colon >= 0 {
 		port := rest[colon+1 : end]
-		if port == "" || port[0] == '0' || len(port) > 5 || (port == "80" && s[4] == ':') || (port == "443" && s[4] == 's') {
+		if port == "" || port[0] == '0' || len(port) > 5 || port > "65535" && len(port) == 5 || (port == "80" && s[4] == ':') || (port == "443" && s[4] == 's') {
 			return "", false
 		}
 		for i := 0; i < len(port); i++ {

@@ -32,7 +32,7 @@ func TestOrigin(t *testing.T) {
 			t.Errorf("Origin(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "/path", "example.com/x", "ftp://example.com/", "https:///x", "http://exa mple.com/", "https://%41/", "http://exa mple.com/100%", "http://example.com:abc/100%"} {
+	for _, bad := range []string{"", "/path", "example.com/x", "ftp://example.com/", "https:///x", "http://exa mple.com/", "https://%41/", "http://exa mple.com/100%", "http://example.com:abc/100%", "http://127.0.0.1:99999/", "http://EXAMPLE.com:99999/", "http://example.com:0/", "http://example.com:65536/", "https://[::1]:70000/"} {
 		if got, err := Origin(bad); err == nil {
 			t.Errorf("Origin(%q) = %q, want an error", bad, got)
 		}

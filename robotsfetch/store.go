@@ -2,24 +2,33 @@ package robotsfetch
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/lease"
 )
 
 // EntryVersion is the version of the Entry encoding written by this package.
 // Decode refuses any other version, so a process reading a value written by
 // an older or newer release fetches the file again instead of misreading it.
-const EntryVersion = 2
+// Version 3 added UserAgent; version 2 entries, stored under the origin
+// alone, say nothing of whom they were fetched for and are never read.
+const EntryVersion = 3
 
-// Entry is what a Store keeps for one origin: the latest attempt and the
-// last good copy. It is the fetched result, not the parsed rules, so that
-// parser upgrades apply to stored files too.
+// Entry is what a Store keeps for one origin and one fetching identity: the
+// latest attempt and the last good copy. It is the fetched result, not the
+// parsed rules, so that parser upgrades apply to stored files too.
 type Entry struct {
 	Version int    `json:"v"`
 	Origin  string `json:"origin"`
+	// UserAgent is the User-Agent header the file was fetched with. A
+	// Fetcher uses only entries fetched with its own (see StoreKey).
+	UserAgent string `json:"user_agent,omitempty"`
 	// Last is the latest attempt and how it was read.
 	Last Outcome `json:"last"`
 	// Good is the last definitive answer (a 2xx body, or a 4xx or too many
@@ -69,27 +78,70 @@ func Decode(b []byte) (*Entry, error) {
 	return e, nil
 }
 
+// StoreKey returns the key under which a Fetcher sending userAgent keeps
+// origin's entry in a Store: the origin, "#", and the first 16 hex digits
+// of the SHA-256 of the User-Agent header, e.g.
+// "https://example.com#5d41402abc4b2a76".
+//
+// A server may answer robots.txt differently by User-Agent (cloaking,
+// or rules served to some crawlers only), and it decides on the whole
+// header: matching a name anywhere in it is common, and many crawlers'
+// headers start with "Mozilla/5.0", so the product token would not tell
+// them apart. Crawlers with different headers therefore never share an
+// entry, while Fetchers sending the same header (one crawler's fleet, or
+// one crawler's Fetchers with different parser profiles) share every
+// entry: the entry is the fetched file, not the parsed rules.
+func StoreKey(origin, userAgent string) string {
+	sum := sha256.Sum256([]byte(userAgent))
+	return origin + "#" + hex.EncodeToString(sum[:8])
+}
+
 // Store keeps fetched entries behind the Fetcher's in-memory layer: an
 // embedded database to survive restarts, or a shared server for a fleet of
-// crawlers. Implementations must be safe for concurrent use. Get returns
-// (nil, nil) for an origin it does not hold, or holds in another version.
-// The Fetcher never keeps an entry past its Last.ExpiresAt plus the
-// retention needed for the outage rule, and passes that as ttl so stores
-// with expiry can drop it.
+// crawlers. Implementations must be safe for concurrent use.
+//
+// The Fetcher names each entry by StoreKey(origin, userAgent); a Store
+// treats the key as an opaque string. Get returns (nil, nil) for a key it
+// does not hold, or holds in another version. The Fetcher never keeps an
+// entry past its Last.ExpiresAt plus the retention needed for the outage
+// rule, and passes that as ttl so stores with expiry can drop it. A Store
+// shared by several Fetchers may also implement Leaser, so that a cold
+// origin is fetched once for all of them.
 type Store interface {
-	Get(ctx context.Context, origin string) (*Entry, error)
-	Put(ctx context.Context, origin string, e *Entry, ttl time.Duration) error
+	Get(ctx context.Context, key string) (*Entry, error)
+	Put(ctx context.Context, key string, e *Entry, ttl time.Duration) error
+}
+
+// Leaser is implemented by a Store that can hold short leases, so that
+// Fetchers sharing it fetch a cold origin once: the first to find a key
+// absent takes the lease and fetches; the others poll the Store for the
+// entry until Options.LeaseWait, and take over when the lease is released
+// or expires with no entry written. A Store without it keeps working: each
+// Fetcher then fetches what it cannot find.
+//
+// AcquireLease takes the lease on key for ttl and returns a token, or ok
+// false while another holder's lease has not expired. ReleaseLease ends
+// the lease if token still holds it, and does nothing otherwise (the lease
+// expired and another holder took it). Both must be safe for concurrent
+// use, across every process sharing the Store.
+type Leaser interface {
+	AcquireLease(ctx context.Context, key string, ttl time.Duration) (token string, ok bool, err error)
+	ReleaseLease(ctx context.Context, key, token string) error
 }
 
 // MemoryStore is a Store in process memory, for sharing one cache between
-// several Fetchers (with different profiles, say) and for tests. Entries
-// are dropped when their ttl passes. The zero value is ready to use.
+// several Fetchers (with different profiles, say, or crawlers with
+// different User-Agents) and for tests. Entries are dropped when their ttl
+// passes. It is a Leaser: Fetchers sharing it fetch a cold origin once. The
+// zero value is ready to use.
 type MemoryStore struct {
-	// Now is the clock used for ttl; nil means time.Now.
-	Now  func() time.Time
-	mu   sync.Mutex
-	m    map[string]memoryItem
-	puts int
+	// Now is the clock used for ttl; nil means time.Now. Leases expire on
+	// the wall clock.
+	Now    func() time.Time
+	mu     sync.Mutex
+	m      map[string]memoryItem
+	puts   int
+	leases lease.Table
 }
 
 type memoryItem struct {
@@ -98,9 +150,9 @@ type memoryItem struct {
 }
 
 // Get implements Store.
-func (s *MemoryStore) Get(_ context.Context, origin string) (*Entry, error) {
+func (s *MemoryStore) Get(_ context.Context, key string) (*Entry, error) {
 	s.mu.Lock()
-	it, ok := s.m[origin]
+	it, ok := s.m[key]
 	s.mu.Unlock()
 	if !ok || !s.now().Before(it.expires) {
 		return nil, nil
@@ -114,7 +166,7 @@ func (s *MemoryStore) Get(_ context.Context, origin string) (*Entry, error) {
 
 // Put implements Store. The entry is encoded, as a shared store would, so
 // that a caller modifying e afterwards does not change what is stored.
-func (s *MemoryStore) Put(_ context.Context, origin string, e *Entry, ttl time.Duration) error {
+func (s *MemoryStore) Put(_ context.Context, key string, e *Entry, ttl time.Duration) error {
 	b, err := Encode(e)
 	if err != nil {
 		return err
@@ -133,7 +185,19 @@ func (s *MemoryStore) Put(_ context.Context, origin string, e *Entry, ttl time.D
 			}
 		}
 	}
-	s.m[origin] = memoryItem{data: b, expires: now.Add(ttl)}
+	s.m[key] = memoryItem{data: b, expires: now.Add(ttl)}
+	return nil
+}
+
+// AcquireLease implements Leaser.
+func (s *MemoryStore) AcquireLease(_ context.Context, key string, ttl time.Duration) (string, bool, error) {
+	token, ok := s.leases.Acquire(key, ttl)
+	return token, ok, nil
+}
+
+// ReleaseLease implements Leaser.
+func (s *MemoryStore) ReleaseLease(_ context.Context, key, token string) error {
+	s.leases.Release(key, token)
 	return nil
 }
 

@@ -139,6 +139,7 @@ const (
 	Error
 )
 
+// String returns "info", "warning" or "error".
 func (s Severity) String() string {
 	switch s {
 	case Warning:
@@ -165,6 +166,7 @@ type Diagnostic struct {
 	Source int `json:"-"`
 }
 
+// String renders the diagnostic as "line:col: severity: message (code)".
 func (d Diagnostic) String() string {
 	if d.Line == 0 {
 		return fmt.Sprintf("%s: %s (%s)", d.Severity, d.Message, d.Code)
@@ -192,6 +194,7 @@ const (
 	PrefNo           // n
 )
 
+// String returns the preference as written: "y", "n" or "".
 func (p Pref) String() string {
 	switch p {
 	case PrefYes:
@@ -214,6 +217,7 @@ const (
 	StopToken                // one token exceeded Options.MaxToken
 )
 
+// String names why reading stopped, as the JSON output spells it.
 func (s Stop) String() string {
 	return [...]string{"eof", "settled", "max-bytes", "not-html", "max-token"}[s]
 }

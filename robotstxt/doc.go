@@ -39,6 +39,11 @@
 //     allow/deny: Sitemap, Crawl-delay, Request-rate, Visit-time, Host,
 //     Clean-param (Yandex), Content-Signal (Cloudflare) and Content-Usage
 //     (IETF aipref). Other lines are kept as [Unknown] records.
+//   - Groups as Google forms them: only an allow or disallow line ends a
+//     run of user-agent lines, so a group holding only extension lines
+//     joins the next one. [Options].CrawlDelayEndsGroup groups as the
+//     engines that read Crawl-delay do (Bing, Yandex): a Crawl-delay line
+//     ends the run too, and each crawler keeps its own delay.
 //
 // # Profiles
 //

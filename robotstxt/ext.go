@@ -102,6 +102,9 @@ func (p *parser) extension(r *rawLine, name, val string) {
 	if e.Err != "" {
 		p.diag(r, r.valOff-r.off+1, Warning, "invalid-value", "invalid "+r.key.String()+" value '"+clip([]byte(val))+"': "+e.Err, "")
 	}
+	if r.key == KeyCrawlDelay && p.f.cdEnds && p.cur >= 0 {
+		p.sepSeen = true // Options.CrawlDelayEndsGroup
+	}
 	if p.cur < 0 && r.key != KeyHost {
 		p.diag(r, r.keyOff-r.off+1, Info, "extension-outside-group", r.key.String()+" before any user-agent line applies to no group", "")
 	}

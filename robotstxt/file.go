@@ -5,6 +5,7 @@ import "sync"
 // File is a parsed robots.txt. It is immutable and safe for concurrent use.
 type File struct {
 	profile Profile
+	cdEnds  bool              // Options.CrawlDelayEndsGroup
 	arena   string            // every compared pattern and every lower-cased token
 	rules   []rule            // every rule, by number; indexes are built from them on first use
 	raw     map[uint32]string // pattern as written, by arena offset, where it differs from the compared form
@@ -33,6 +34,11 @@ type File struct {
 
 // Profile returns the profile the file was parsed with.
 func (f *File) Profile() Profile { return f.profile }
+
+// CrawlDelayEndsGroup reports whether the file was parsed with
+// Options.CrawlDelayEndsGroup: whether its groups are those of the engines
+// that read Crawl-delay.
+func (f *File) CrawlDelayEndsGroup() bool { return f.cdEnds }
 
 // Groups returns the groups as written, in file order. The slice is built
 // on each call.

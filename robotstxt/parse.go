@@ -19,7 +19,7 @@ func ParseWith(data []byte, o Options) *File { return parse(data, o, o.Profile =
 // parse is ParseWith; fast says whether lines that fastRule takes are taken
 // there (the Google profile), so a test can compare both readings.
 func parse(data []byte, o Options, fast bool) *File {
-	p := parser{f: &File{profile: o.Profile, size: len(data)}, cur: -1}
+	p := parser{f: &File{profile: o.Profile, size: len(data), cdEnds: o.CrawlDelayEndsGroup}, cur: -1}
 	s := newScanner(data, o.maxBytes())
 	// What the File keeps grows in scratch reused from parse to parse, and
 	// finish gives the File one copy of each at its final size (own):
@@ -177,7 +177,7 @@ type parser struct {
 	f       *File
 	arena   []byte
 	cur     int  // current group, -1 before the first user-agent line
-	sepSeen bool // a rule was seen since the last user-agent line
+	sepSeen bool // a group member (a rule) was seen since the last user-agent line
 }
 
 func (p *parser) diag(r *rawLine, col int, sev Severity, code, msg, hint string) {

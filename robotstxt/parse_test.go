@@ -1,6 +1,7 @@
 package robotstxt_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -342,6 +343,69 @@ func TestAllowedRewrittenPaths(t *testing.T) {
 		}
 		if got := a.Allowed(tt.url); got != tt.want {
 			t.Errorf("Allowed(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}
+
+// TestCrawlDelayEndsGroup: with Options.CrawlDelayEndsGroup a Crawl-delay
+// line is a group member, as for the engines that read it; without it the
+// groups are Google's. The file is the Google guide's example.
+func TestCrawlDelayEndsGroup(t *testing.T) {
+	in := []byte("User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\nUser-agent: other\nRequest-rate: 1/5\nUser-agent: more\nDisallow: /x\n")
+	type want struct {
+		token string
+		delay time.Duration
+		line  int
+		group []int // user-agent lines of its group
+	}
+	for _, tc := range []struct {
+		ends   bool
+		groups int
+		want   []want
+	}{
+		// Google: nothing but Disallow (line 9) ends the run of
+		// user-agent lines; the first Crawl-delay applies to all.
+		{false, 1, []want{
+			{"msnbot", 5 * time.Second, 2, []int{1, 4, 6, 8}},
+			{"slurp", 5 * time.Second, 2, []int{1, 4, 6, 8}},
+			{"more", 5 * time.Second, 2, []int{1, 4, 6, 8}},
+		}},
+		// Bing, Yandex: each Crawl-delay closes its group; Request-rate
+		// does not.
+		{true, 3, []want{
+			{"msnbot", 5 * time.Second, 2, []int{1}},
+			{"slurp", 12 * time.Second, 5, []int{4}},
+			{"other", 0, 0, []int{6, 8}},
+		}},
+	} {
+		for _, p := range []robotstxt.Profile{robotstxt.Google, robotstxt.RFC9309} {
+			f := robotstxt.ParseWith(in, robotstxt.Options{Profile: p, CrawlDelayEndsGroup: tc.ends})
+			if f.CrawlDelayEndsGroup() != tc.ends {
+				t.Errorf("%v %v: CrawlDelayEndsGroup() = %v", p, tc.ends, f.CrawlDelayEndsGroup())
+			}
+			if n := len(f.Groups()); n != tc.groups {
+				t.Errorf("%v %v: %d groups, want %d", p, tc.ends, n, tc.groups)
+			}
+			for _, w := range tc.want {
+				a := f.Agent(w.token)
+				d, line, _ := a.CrawlDelay()
+				if d != w.delay || line != w.line {
+					t.Errorf("%v %v: %s: delay %v (line %d), want %v (line %d)", p, tc.ends, w.token, d, line, w.delay, w.line)
+				}
+				var lines []int // the user-agent lines of the group naming the token
+				for _, g := range f.Groups() {
+					if slices.Contains(g.AgentLines, a.Group().Lines[0]) {
+						lines = g.AgentLines
+					}
+				}
+				if !slices.Equal(lines, w.group) {
+					t.Errorf("%v %v: %s: group of user-agent lines %v, want %v", p, tc.ends, w.token, lines, w.group)
+				}
+			}
+			// Rules are the same either way where a group has them.
+			if f.Check("more", "/x").Allowed {
+				t.Errorf("%v %v: /x must be disallowed for more", p, tc.ends)
+			}
 		}
 	}
 }

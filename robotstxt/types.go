@@ -57,6 +57,21 @@ type Options struct {
 	// value means MaxParseBytes, the largest limit. Parsing stops at the last
 	// line end at or before the limit.
 	MaxBytes int
+	// CrawlDelayEndsGroup makes a Crawl-delay line a member of its group,
+	// as Allow and Disallow lines are: a User-agent line after it starts a
+	// new group. That is how the engines that read Crawl-delay (Bing,
+	// Yandex) group a file, and Python's urllib.robotparser too, so that
+	//
+	//	User-agent: msnbot
+	//	Crawl-delay: 5
+	//
+	//	User-agent: slurp
+	//	Crawl-delay: 12
+	//
+	// gives each crawler its own delay. Off (the default), groups are
+	// Google's: its parser reads no Crawl-delay, so nothing separates the
+	// two User-agent lines and they form one group.
+	CrawlDelayEndsGroup bool
 }
 
 func (o Options) maxBytes() int {
@@ -196,10 +211,11 @@ type Decision struct {
 // Severity ranks a [Diagnostic].
 type Severity uint8
 
+// Severities, least first.
 const (
-	Info Severity = iota
-	Warning
-	Error
+	Info    Severity = iota // worth knowing; crawlers read the line as meant
+	Warning                 // crawlers may read it otherwise than meant
+	Error                   // crawlers ignore it or read it wrongly
 )
 
 // String returns "info", "warning" or "error".

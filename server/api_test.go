@@ -142,6 +142,27 @@ func TestCheckProfile(t *testing.T) {
 	}
 }
 
+// TestCheckCrawlDelayGroups: the Google guide's example. Under bing and
+// yandex a Crawl-delay line ends its group, so slurp has its own delay;
+// under google the two User-agent lines form one group.
+func TestCheckCrawlDelayGroups(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	robots := "User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\n"
+	for _, tc := range []struct {
+		profile, agent string
+		seconds, line  float64
+	}{{"bing", "slurp", 12, 5}, {"yandex", "slurp", 12, 5}, {"bing", "msnbot", 5, 2}, {"google", "slurp", 5, 2}} {
+		st, m := call(t, "POST", ts.URL+"/api/check", jsonBody(t, map[string]any{"robots": robots, "agent": tc.agent, "urls": []string{"/"}, "profile": tc.profile}))
+		if st != 200 {
+			t.Fatalf("%s: status %d %v", tc.profile, st, m)
+		}
+		cd, _ := m["crawl_delay"].(map[string]any)
+		if cd == nil || cd["seconds"] != tc.seconds || cd["line"] != tc.line {
+			t.Errorf("%s %s: crawl_delay %v, want %vs line %v", tc.profile, tc.agent, m["crawl_delay"], tc.seconds, tc.line)
+		}
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	huge := `{"robots":"` + strings.Repeat("a", MaxBody) + `","agent":"x","urls":["/"]}`

@@ -111,7 +111,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := []byte(*req.Robots)
-	opts := robotstxt.Options{Profile: a.Parser()}
+	opts := a.ParseOptions()
 	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
 	notes := a.Notes
@@ -236,7 +236,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	e = e.Or(engine.Google) // no agent to follow
 	data := []byte(*req.Robots)
-	opts := robotstxt.Options{Profile: e.Parser()} // bing and yandex are read with Google's parser
+	opts := e.ParseOptions() // bing and yandex: Google's parser, Crawl-delay a group member
 	f := robotstxt.ParseWith(data, opts)
 	resp := lintResponse{Findings: lintFindings(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {

@@ -77,9 +77,9 @@ func (s *Server) fetchable(rawurl string) error {
 }
 
 // fetcherFor returns the fetcher whose parser reads files as a's engine
-// does. Both fetchers share the Store, so an origin is fetched once.
+// does. The fetchers share the Store, so an origin is fetched once.
 func (s *Server) fetcherFor(a *rep.Agent) *robotsfetch.Fetcher {
-	if f := s.fetchers[a.Parser()]; f != nil {
+	if f := s.fetchers[a.ParseOptions()]; f != nil {
 		return f
 	}
 	return s.fetcher

@@ -53,7 +53,7 @@ func decodeBodyMax(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is over %d bytes (%d MiB)", limit, limit>>20))
+		writeError(w, http.StatusRequestEntityTooLarge, "request body is over "+sizeText(int(limit)))
 	case errors.Is(err, io.EOF):
 		writeError(w, http.StatusBadRequest, "empty request body: send a JSON object")
 	case errors.As(err, &syntax):
@@ -70,6 +70,19 @@ func decodeBodyMax(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 		writeError(w, http.StatusBadRequest, "bad request body: "+err.Error())
 	}
 	return false
+}
+
+// sizeText writes a byte count as "1048576 bytes (1 MiB)", naming the
+// binary unit only when the count is a whole number of it.
+func sizeText(n int) string {
+	s := fmt.Sprintf("%d bytes", n)
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		s += fmt.Sprintf(" (%d MiB)", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		s += fmt.Sprintf(" (%d KiB)", n>>10)
+	}
+	return s
 }
 
 func jsonKind(k string) string {

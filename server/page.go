@@ -199,12 +199,12 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	var decide func(a *rep.Agent, u string) (rep.Decision, error)
 	switch {
 	case req.Robots != nil:
-		files := map[robotstxt.Profile]*robotstxt.File{}
+		files := map[robotstxt.Options]*robotstxt.File{}
 		decide = func(a *rep.Agent, u string) (rep.Decision, error) {
-			f := files[a.Parser()]
+			f := files[a.ParseOptions()]
 			if f == nil {
-				f = robotstxt.ParseWith([]byte(*req.Robots), robotstxt.Options{Profile: a.Parser()})
-				files[a.Parser()] = f
+				f = robotstxt.ParseWith([]byte(*req.Robots), a.ParseOptions())
+				files[a.ParseOptions()] = f
 			}
 			return a.Decide(f, u), nil
 		}

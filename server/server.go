@@ -100,7 +100,7 @@ type Server struct {
 	// but rfc9309); fetchers holds it and the RFC 9309 one by parser
 	// profile. They share the Store.
 	fetcher  *robotsfetch.Fetcher
-	fetchers map[robotstxt.Profile]*robotsfetch.Fetcher
+	fetchers map[robotstxt.Options]*robotsfetch.Fetcher
 	guard    guard
 }
 
@@ -145,15 +145,19 @@ func newServer(c Config, g guard) (*Server, error) {
 	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, metrics: m}
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
-	s.fetchers = map[robotstxt.Profile]*robotsfetch.Fetcher{}
-	for _, e := range []engine.Engine{engine.Google, engine.RFC9309} {
-		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, Profile: e.Parser()})
+	s.fetchers = map[robotstxt.Options]*robotsfetch.Fetcher{}
+	for _, e := range engine.All() {
+		po := e.ParseOptions()
+		if s.fetchers[po] != nil {
+			continue // bing and yandex parse alike
+		}
+		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup})
 		if err != nil {
 			return nil, err
 		}
-		s.fetchers[e.Parser()] = f
+		s.fetchers[po] = f
 	}
-	s.fetcher = s.fetchers[engine.Google.Parser()]
+	s.fetcher = s.fetchers[engine.Google.ParseOptions()]
 	if c.RatePerSecond > 0 {
 		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
 	}

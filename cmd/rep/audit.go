@@ -137,27 +137,28 @@ func auditOutput(e *env, rep *audit.Report, asJSON bool, htmlOut string) int {
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "rep audit: -html: %v\n", err)
-			return exitUsage
+			return writeErr(e, "rep audit: -html", err)
 		}
 	}
+	out := e.output(!asJSON)
+	var err error
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
-			return exitUsage
-		}
-	} else if err := audit.WriteText(e.stdout, rep); err != nil {
-		fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
-		return exitUsage
+		err = enc.Encode(rep)
+	} else {
+		err = audit.WriteText(out, rep)
 	}
+	if err != nil {
+		return writeErr(e, "rep audit", err)
+	}
+	code := exitOK
 	for _, c := range rep.Crawlers {
 		if c.DisallowedRequests > 0 || c.Spoofed > 0 || c.CrawlDelay != nil && c.CrawlDelay.TooFast > 0 {
-			return exitFinding
+			code = exitFinding
 		}
 	}
-	return exitOK
+	return out.done(e, "rep audit", code)
 }
 
 // auditSetup turns the shared flags into reader and audit options.
@@ -230,8 +231,8 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		switch {
 		case f.offline:
 		case f.resolver != "":
-			if _, _, err := net.SplitHostPort(f.resolver); err != nil {
-				fmt.Fprintf(e.stderr, "rep audit: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", f.resolver)
+			if err := checkHostPort("-resolver", f.resolver); err != nil {
+				fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
 				return in, opt, exitUsage
 			}
 			v.Resolver = identity.NewResolver(f.resolver)
@@ -262,7 +263,7 @@ func auditHistory(e *env, f *auditFlags) (*audit.History, []string, error) {
 			var data []byte
 			var warning string
 			if data, warning, err = readRobots(src, nil); err == nil {
-				v.File = robotstxt.Parse(data)
+				v.File, v.Body = robotstxt.Parse(data), data
 			}
 			if warning != "" {
 				warnings = append(warnings, warning)
@@ -326,7 +327,7 @@ func auditFetchRobots(e *env, url string, allowPrivate bool, v *audit.Version) e
 		return fmt.Errorf("%s: no answer (%s): %s", url, o.Error, hint)
 	}
 	v.Source = fmt.Sprintf("%s (fetched %s, status %d)", o.URL, o.FetchedAt.UTC().Format(time.RFC3339), o.Status)
-	v.File, v.Fetch = rb.File, &o
+	v.File, v.Fetch, v.Body = rb.File, &o, rb.Body
 	switch o.Verdict {
 	case robotsfetch.AllowAll:
 		v.Source += ": allow all"

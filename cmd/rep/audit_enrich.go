@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"syscall"
 
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/audit"
@@ -81,27 +78,19 @@ flags:
 			w.buf = audit.AppendRow(w.buf, name, rec, row, opt.Robots)
 			if werr != nil {
 				r.Close()
-				return auditWriteErr(e, werr)
+				return writeErr(e, "rep audit enrich", werr)
 			}
 			if err := w.maybeFlush(); err != nil {
 				r.Close()
-				return auditWriteErr(e, err)
+				return writeErr(e, "rep audit enrich", err)
 			}
 		}
 		r.Close()
 	}
 	if err := w.flush(); err != nil {
-		return auditWriteErr(e, err)
+		return writeErr(e, "rep audit enrich", err)
 	}
 	return exitOK
-}
-
-func auditWriteErr(e *env, err error) int {
-	if errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) {
-		return exitOK // the reader went away (head, a finished Spark task)
-	}
-	fmt.Fprintf(e.stderr, "rep audit enrich: %v\n", err)
-	return exitUsage
 }
 
 // auditFlushWriter batches rows into large writes.

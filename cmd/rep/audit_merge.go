@@ -15,7 +15,7 @@ func runAuditMerge(e *env, args []string) int {
 	fs := flag.NewFlagSet("audit merge", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] [-force] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. - reads one report from standard input.\nThe same part given twice is refused (it would be counted twice), and so are\nparts audited against different robots.txt histories or grace periods\nunless -force is given.\n\nflags:\n")
+		fmt.Fprint(e.stderr, "usage: rep audit merge [-json] [-html FILE] [-force] PART.json ...\n\nCombines the -json reports of parts of a log (split at line boundaries, in any\norder) into the report of the whole. A file may hold several reports one after\nanother (cat p1.json p2.json); each is a part. - reads standard input.\nThe same part given twice is refused (it would be counted twice), and so are\nparts audited against different robots.txt histories or grace periods\nunless -force is given.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "write the merged report as JSON")
@@ -37,6 +37,7 @@ func runAuditMerge(e *env, args []string) int {
 		return exitUsage
 	}
 	var parts []*audit.Report
+	var names []string // each part's name in messages
 	for _, name := range fs.Args() {
 		rd := e.input()
 		if name != "-" {
@@ -48,22 +49,33 @@ func runAuditMerge(e *env, args []string) int {
 			defer fh.Close()
 			rd = fh
 		}
-		var rep audit.Report
+		// Every report in the file is read: a second one (cat p1.json
+		// p2.json > both.json) was silently ignored.
 		dec := json.NewDecoder(io.LimitReader(rd, 1<<30))
-		if err := dec.Decode(&rep); err != nil {
-			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report: %v\n", name, err)
-			return exitUsage
+		for i := 1; ; i++ {
+			where := name
+			if i > 1 {
+				where = fmt.Sprintf("%s (report %d)", name, i)
+			}
+			var rep audit.Report
+			if err := dec.Decode(&rep); err == io.EOF && i > 1 {
+				break
+			} else if err != nil {
+				fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report: %v\n", where, err)
+				return exitUsage
+			}
+			if rep.Schema == 0 {
+				// Any JSON object decodes; a report always has its schema.
+				fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report (no \"schema\"): give the output of rep audit -json\n", where)
+				return exitUsage
+			}
+			parts = append(parts, &rep)
+			names = append(names, where)
 		}
-		if rep.Schema == 0 {
-			// Any JSON object decodes; a report always has its schema.
-			fmt.Fprintf(e.stderr, "rep audit merge: %s: not a rep audit -json report (no \"schema\"): give the output of rep audit -json\n", name)
-			return exitUsage
-		}
-		parts = append(parts, &rep)
 	}
 	rep, err := audit.Merge(*top, parts...)
 	if me, ok := errors.AsType[*audit.MergeError](err); ok {
-		msg := me.Describe(fs.Arg(me.A), fs.Arg(me.B))
+		msg := me.Describe(names[me.A], names[me.B])
 		if me.Kind != audit.RobotsDiffer || !*force {
 			if me.Kind == audit.RobotsDiffer {
 				msg += "; give every part the same -robots and -grace flags, or -force to merge anyway"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -101,7 +100,7 @@ func runCheck(e *env) int {
 		if warning != "" {
 			fmt.Fprintf(e.stderr, "rep check: warning: %s\n", warning)
 		}
-		f = robotstxt.ParseWith(data, robotstxt.Options{Profile: a.Parser()})
+		f = robotstxt.ParseWith(data, a.ParseOptions())
 		for _, d := range f.Diagnostics() {
 			if d.Code == "size-limit" {
 				// Crawlers stop reading at the limit, and so does the parser:
@@ -118,8 +117,7 @@ func runCheck(e *env) int {
 			return exitUsage
 		}
 	}
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
 	if !*asJSON {
@@ -128,7 +126,7 @@ func runCheck(e *env) int {
 		}
 	}
 	n, bad := 0, 0
-	for {
+	for out.Err() == nil {
 		u, err := next()
 		if err == io.EOF {
 			break
@@ -144,7 +142,7 @@ func runCheck(e *env) int {
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(e.stderr, "rep check: %v\n", err)
-			return exitUsage
+			return out.done(e, "rep check", exitUsage)
 		}
 		n++
 		var d rep.Decision
@@ -160,7 +158,7 @@ func runCheck(e *env) int {
 			if d, err = rep.Check(e.ctx, fetcher, a, u); err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "rep check: %v\n", err)
-				return exitUsage
+				return out.done(e, "rep check", exitUsage)
 			}
 		}
 		if !d.Allowed {
@@ -189,8 +187,10 @@ func runCheck(e *env) int {
 			out.Flush()
 		}
 	}
+	if err := out.Flush(); err != nil {
+		return writeErr(e, "rep check", err)
+	}
 	if bad > 0 {
-		out.Flush()
 		fmt.Fprintf(e.stderr, "rep check: %d URL(s) not checked (see above); %d checked\n", bad, n)
 		return exitUsage
 	}
@@ -240,8 +240,7 @@ func checkArgs(urls []string) func() (string, error) {
 // millions of URLs streams through in constant memory and a bad one is
 // reported with its line number after the answers before it.
 func checkStdin(r io.Reader) (next func() (string, error)) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc := lineScanner(r)
 	line := 0
 	return func() (string, error) {
 		for sc.Scan() {
@@ -254,20 +253,10 @@ func checkStdin(r io.Reader) (next func() (string, error)) {
 			}
 		}
 		if err := sc.Err(); err != nil {
-			return "", fmt.Errorf("reading URLs from standard input, line %d: %v", line+1, err)
+			return "", lineError(err, line+1)
 		}
 		return "", io.EOF
 	}
-}
-
-func checkAgents(s string) []string {
-	var names []string
-	for _, n := range strings.Split(s, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	return names
 }
 
 // checkURL rejects what is neither an absolute URL nor a path. Only the

@@ -9,6 +9,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // Every command that answers for a crawler (check, lint -agent, page,
@@ -83,7 +84,7 @@ var fetchers = struct {
 type fetcherKey struct {
 	e            *env
 	ua           string
-	parser       uint8
+	parse        robotstxt.Options // the engine's, MaxBytes apart
 	allowPrivate bool
 	timeout      time.Duration
 	maxBytes     int
@@ -101,20 +102,20 @@ func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 		}
 		ua = fetchUserAgent(s.tool, names)
 	}
-	parser := engine.Google.Parser()
+	po := engine.Google.ParseOptions()
 	if s.agent != nil {
-		parser = s.agent.Parser()
+		po = s.agent.ParseOptions()
 	}
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second
 	}
-	k := fetcherKey{e, ua, uint8(parser), s.allowPrivate, s.timeout, s.maxBytes}
+	k := fetcherKey{e, ua, po, s.allowPrivate, s.timeout, s.maxBytes}
 	fetchers.Lock()
 	defer fetchers.Unlock()
 	if f := fetchers.m[k]; f != nil {
 		return f, nil
 	}
-	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: parser, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
+	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -85,28 +84,39 @@ func runFetch(e *env) int {
 		return exitUsage
 	}
 	urls := fs.Args()
+	where := func(i int) string { return fmt.Sprintf("argument %d", i+1) }
 	if len(urls) == 1 && urls[0] == "-" {
 		// One URL per line, as for every command that reads -.
+		var lines []int
 		var err error
-		if urls, err = fetchReadURLs(e.input()); err != nil {
-			fmt.Fprintf(e.stderr, "rep fetch: reading standard input: %v\n", err)
+		if urls, lines, err = fetchReadURLs(e.input()); err != nil {
+			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 			return exitUsage
 		}
+		where = func(i int) string { return fmt.Sprintf("standard input line %d", lines[i]) }
 	}
 	if len(urls) == 0 {
 		fmt.Fprintln(e.stderr, "rep fetch: give at least one URL, e.g. rep fetch https://example.com/, or - to read them from standard input")
 		return exitUsage
 	}
-	if *timeout <= 0 {
-		fmt.Fprintln(e.stderr, "rep fetch: -timeout must be positive, e.g. -timeout 10s")
-		return exitUsage
-	}
-	for _, u := range urls {
-		if _, err := robotsfetch.Origin(u); err != nil {
+	for _, err := range []error{checkDuration("-timeout", *timeout), checkHeaderValue("-user-agent", *ua)} {
+		if err != nil {
 			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
 			return exitUsage
 		}
 	}
+	// A URL that is not absolute http(s) costs its own line only: say
+	// where it is, fetch the others, and exit 2.
+	good := urls[:0:0]
+	for i, u := range urls {
+		if _, err := robotsfetch.Origin(u); err != nil {
+			fmt.Fprintf(e.stderr, "rep fetch: %s: %v\n", where(i), err)
+			continue
+		}
+		good = append(good, u)
+	}
+	bad := len(urls) - len(good)
+	urls = good
 	if a == nil {
 		// Without -agent the file is read with the -profile engine's parser.
 		eng, _ := af.engine()
@@ -124,15 +134,17 @@ func runFetch(e *env) int {
 		return exitUsage
 	}
 	withAgent := *af.agent != ""
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	status := exitOK
 	for i, u := range urls {
+		if out.Err() != nil {
+			break
+		}
 		r, err := c.Fetcher().Get(e.ctx, u)
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(e.stderr, "rep fetch: %v\n", err)
-			return exitUsage
+			return out.done(e, "rep fetch", exitUsage)
 		}
 		if r.Outcome.Verdict == robotsfetch.DisallowAll {
 			status = exitFinding
@@ -147,7 +159,14 @@ func runFetch(e *env) int {
 		}
 		fetchText(out, res)
 	}
-	return status
+	if bad > 0 {
+		if err := out.Flush(); err != nil {
+			return writeErr(e, "rep fetch", err)
+		}
+		fmt.Fprintf(e.stderr, "rep fetch: %d URL(s) not fetched (see above); %d fetched\n", bad, len(urls))
+		return exitUsage
+	}
+	return out.done(e, "rep fetch", status)
 }
 
 // fetchUserAgent names rep and the crawler it checks for, so a server log
@@ -266,15 +285,20 @@ func fetchWarningText(w robotsfetch.Warning) string {
 	return w.String()
 }
 
-// fetchReadURLs reads one URL per line, skipping blank lines and # comments.
-func fetchReadURLs(r io.Reader) ([]string, error) {
-	var urls []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+// fetchReadURLs reads one URL per line, skipping blank lines and #
+// comments, and returns each URL's line number.
+func fetchReadURLs(r io.Reader) (urls []string, lines []int, err error) {
+	sc := lineScanner(r)
+	n := 0
 	for sc.Scan() {
+		n++
 		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
 			urls = append(urls, l)
+			lines = append(lines, n)
 		}
 	}
-	return urls, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, nil, lineError(err, n+1)
+	}
+	return urls, lines, nil
 }

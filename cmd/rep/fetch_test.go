@@ -21,6 +21,7 @@ import (
 //	$LOOP   redirects six times
 //	$HTML   an HTML login page served with 200
 //	$GZIP   a gzip-encoded robots.txt
+//	$GUIDE  the Google guide's msnbot and slurp groups, each a Crawl-delay
 //
 // They live apart from testdata/script, whose runner starts no servers.
 func TestFetchScript(t *testing.T) {
@@ -57,6 +58,9 @@ func TestFetchScript(t *testing.T) {
 			serve("HTML", func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				fmt.Fprint(w, "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>Password: <input type=password></form></body></html>\n")
+			})
+			serve("GUIDE", func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprint(w, "User-agent: msnbot\nCrawl-delay: 5\n\nUser-agent: slurp\nCrawl-delay: 12\n")
 			})
 			serve("GZIP", func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Encoding", "gzip")

@@ -35,13 +35,21 @@ func readInput(name string, stdin io.Reader) ([]byte, string, error) {
 		return nil, name, err
 	}
 	defer fh.Close()
+	var buf bytes.Buffer
 	if st, err := fh.Stat(); err == nil && st.IsDir() {
 		return nil, name, fmt.Errorf("%s is a directory, not a file", name)
+	} else if err == nil && st.Mode().IsRegular() {
+		// Refuse an oversized file before reading any of it, and read
+		// the rest into one buffer of its size, not a growing one.
+		if st.Size() > maxInput {
+			return nil, name, fmt.Errorf("%s is over %d MiB", name, maxInput>>20)
+		}
+		buf.Grow(int(st.Size()) + 512)
 	}
-	b, err := io.ReadAll(io.LimitReader(fh, maxInput+1))
-	if err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(fh, maxInput+1)); err != nil {
 		return nil, name, err
 	}
+	b := buf.Bytes()
 	if len(b) > maxInput {
 		return nil, name, fmt.Errorf("%s is over %d MiB", name, maxInput>>20)
 	}

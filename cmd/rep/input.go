@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -51,4 +53,23 @@ func (e *env) input() io.Reader {
 func (e *env) inputIsTerminal() bool {
 	fh, ok := e.stdin.(*os.File)
 	return ok && term.IsTerminal(int(fh.Fd()))
+}
+
+// maxLine caps one line of standard input (a URL, an IP address).
+const maxLine = 1 << 20
+
+// lineScanner reads r line by line, lines up to maxLine bytes long.
+func lineScanner(r io.Reader) *bufio.Scanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	return sc
+}
+
+// lineError describes a failed read of standard input at line n: for a
+// line over maxLine, the limit and the line, not "token too long".
+func lineError(err error, n int) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("standard input line %d is longer than %d MiB, the longest line read", n, maxLine>>20)
+	}
+	return fmt.Errorf("reading standard input, line %d: %w", n, err)
 }

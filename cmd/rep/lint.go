@@ -77,8 +77,9 @@ func runLint(e *env) int {
 			fmt.Fprintf(e.stderr, "rep lint: unknown code %q; the codes are: %s\n", *explain, lintCodeList())
 			return exitUsage
 		}
-		fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Doc)
-		return exitOK
+		out := e.output(true)
+		fmt.Fprintf(out, "%s (%s): %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Doc)
+		return out.done(e, "rep lint", exitOK)
 	}
 	eng, err := engine.Parse(*profile)
 	if err != nil {
@@ -93,6 +94,12 @@ func runLint(e *env) int {
 			return exitUsage
 		}
 		views = append(views, a)
+	}
+	for _, err := range []error{checkDuration("-timeout", *timeout), checkHeaderValue("-user-agent", *userAgent)} {
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+			return exitUsage
+		}
 	}
 	minSev, ok := lintSeverity(*severity)
 	if !ok {
@@ -149,14 +156,15 @@ func runLint(e *env) int {
 		}
 	}
 	r := lint.Run(data, opts)
-	if err := write(r, e.stdout, name, minSev); err != nil {
-		fmt.Fprintf(e.stderr, "rep lint: writing the report: %v\n", err)
-		return exitUsage
+	out := e.output(*format == "text")
+	if err := write(r, out, name, minSev); err != nil {
+		return writeErr(e, "rep lint", err)
 	}
+	code := exitOK
 	if r.Count(minSev) > 0 {
-		return exitFinding
+		code = exitFinding
 	}
-	return exitOK
+	return out.done(e, "rep lint", code)
 }
 
 func lintSeverity(s string) (lint.Severity, bool) {

@@ -8,7 +8,10 @@
 //	rep <command> [flags] [args]
 //
 // Every command takes -h. Exit status: 0 ok, 1 a finding (a disallowed URL,
-// lint findings, a spoofed crawler), 2 a usage or input error.
+// lint findings, a spoofed crawler), 2 a usage or input error, including a
+// failed write of the output. Text output escapes control characters from
+// the input (internal/termsafe); bad lines and bad URLs are counted and
+// shown, never dropped silently.
 package main
 
 import (

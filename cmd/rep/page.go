@@ -30,8 +30,9 @@ func init() {
 const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-json] FILE|URL|-
 
 Reads the page-level robots rules of one page — every robots meta tag (head
-and body), every X-Robots-Tag header, data-nosnippet regions, link rel
-values, noai/noimageai, TDMRep and Content-Usage — and prints the effective
+and body), every X-Robots-Tag header, data-nosnippet and robots-nocontent
+regions (count, position, the start of their text), link rel values,
+noai/noimageai, TDMRep and Content-Usage — and prints the effective
 policy for one crawler under its engine's combining rules (bingbot: Bing's,
 YandexBot: Yandex's, else Google's, or -profile), with the tag or header
 line each value came from and lint findings. Without -agent: Googlebot, or
@@ -59,12 +60,16 @@ func (h *pageHeaders) Set(v string) error {
 	if i <= 0 || strings.TrimSpace(v[:i]) == "" {
 		return fmt.Errorf("%q is not a header line: write -H 'Name: value'", v)
 	}
+	if err := checkHeaderValue("-H", v); err != nil {
+		return err
+	}
 	*h = append(*h, v)
 	return nil
 }
 
 // pageJSON is the -json object: exactly the conformance vectors' expect
-// keys (robotsmeta.Summary), plus sources and diagnostics.
+// keys (robotsmeta.Summary), plus sources, diagnostics, the engine and the
+// element-level regions.
 type pageJSON struct {
 	robotsmeta.Summary
 	Sources     []pageSourceJSON        `json:"sources"`
@@ -76,6 +81,48 @@ type pageJSON struct {
 	// Robots is the robots.txt verdict for the URL, in the one verdict
 	// shape of rep check -json (URL mode only).
 	Robots *rep.Decision `json:"robots,omitempty"`
+	// NoSnippetRegions are the data-nosnippet elements, NoContentRegions
+	// the class="robots-nocontent" ones (outermost), with their positions.
+	NoSnippetRegions []pageRegionJSON `json:"nosnippet_regions"`
+	NoContentRegions []pageRegionJSON `json:"nocontent_regions"`
+}
+
+// pageRegionJSON is one region: the element, its position and the start
+// of its text.
+type pageRegionJSON struct {
+	Tag    string `json:"tag"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Excerpt is the region's text, whitespace collapsed, cut at
+	// pageExcerptRunes characters; Truncated says it was cut.
+	Excerpt   string `json:"excerpt"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// pageExcerptRunes is how much of a region's text rep page shows.
+const pageExcerptRunes = 75
+
+// pageRegions renders regions for -json.
+func pageRegions(rs []robotsmeta.Region) []pageRegionJSON {
+	out := make([]pageRegionJSON, 0, len(rs))
+	for _, r := range rs {
+		ex, cut := pageExcerpt(r.Text)
+		out = append(out, pageRegionJSON{Tag: r.Tag, Line: r.Line, Column: r.Column, Excerpt: ex, Truncated: cut || r.Truncated})
+	}
+	return out
+}
+
+// pageExcerpt returns the first pageExcerptRunes characters of text,
+// followed by "…" when it was cut.
+func pageExcerpt(text string) (string, bool) {
+	n := 0
+	for i := range text {
+		if n == pageExcerptRunes {
+			return strings.TrimRight(text[:i], " ") + "…", true
+		}
+		n++
+	}
+	return text, false
 }
 
 type pageSourceJSON struct {
@@ -192,8 +239,7 @@ func runPage(e *env) int {
 	if !pol.Index || (fetch != nil && (!fetch.allowed || fetch.status >= 400)) {
 		status = exitFinding
 	}
-	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
+	out := e.output(!*asJSON)
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -202,14 +248,11 @@ func runPage(e *env) int {
 		if fetch != nil {
 			j.Robots = &fetch.decision
 		}
-		if err := enc.Encode(j); err != nil {
-			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
-			return exitUsage
-		}
-		return status
+		enc.Encode(j)
+		return out.done(e, "rep page", status)
 	}
 	pageText(out, name, &pol, fetch, ag)
-	return status
+	return out.done(e, "rep page", status)
 }
 
 // pageSniff looks at the start of a page given as a file or on standard
@@ -241,7 +284,8 @@ func pageIsURL(s string) bool {
 
 func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
 	page := pol.Page()
-	j := pageJSON{Summary: pol.Summary(), Sources: []pageSourceJSON{}, Diagnostics: []robotsmeta.Diagnostic{}}
+	j := pageJSON{Summary: pol.Summary(), Sources: []pageSourceJSON{}, Diagnostics: []robotsmeta.Diagnostic{},
+		NoSnippetRegions: pageRegions(page.NoSnippet), NoContentRegions: pageRegions(page.NoContent)}
 	for i, s := range page.Sources {
 		sj := pageSourceJSON{Source: s, Rules: []string{}, Applied: []string{}}
 		for k := range page.Rules {
@@ -366,7 +410,19 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	if len(page.NoSnippet) > 0 {
 		fmt.Fprintf(w, "; data-nosnippet regions: %d", len(page.NoSnippet))
 	}
+	if len(page.NoContent) > 0 {
+		fmt.Fprintf(w, "; robots-nocontent regions: %d", len(page.NoContent))
+	}
 	fmt.Fprintln(w)
+	for _, k := range []struct {
+		name string
+		rs   []robotsmeta.Region
+	}{{"data-nosnippet", page.NoSnippet}, {"robots-nocontent", page.NoContent}} {
+		for _, r := range k.rs {
+			ex, _ := pageExcerpt(r.Text)
+			fmt.Fprintf(w, "  %-16s  %-7s <%s> %q\n", k.name, fmt.Sprintf("%d:%d", r.Line, r.Column), r.Tag, ex)
+		}
+	}
 	var other []string
 	for i := range page.Rules {
 		r := &page.Rules[i]

@@ -20,7 +20,8 @@ var pageVectorsDisputed = map[string]string{}
 
 // TestPageVectors runs every page-level vector through rep page -json: the
 // HTML on standard input, the headers as -H flags. The output must hold
-// exactly the expect keys plus sources and diagnostics, with expect's values.
+// exactly the expect keys plus sources, diagnostics, engine and the
+// element-level regions, with expect's values.
 func TestPageVectors(t *testing.T) {
 	for _, v := range conformance.PageVectors(t) {
 		t.Run(v.Name, func(t *testing.T) {
@@ -48,7 +49,7 @@ func TestPageVectors(t *testing.T) {
 			for k := range want {
 				wantKeys = append(wantKeys, k)
 			}
-			wantKeys = append(wantKeys, "sources", "diagnostics", "engine")
+			wantKeys = append(wantKeys, "sources", "diagnostics", "engine", "nosnippet_regions", "nocontent_regions")
 			slices.Sort(keys)
 			slices.Sort(wantKeys)
 			if !slices.Equal(keys, wantKeys) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
@@ -23,6 +25,8 @@ func init() {
 
 const verifyUsage = `usage: rep verify [-ua USER-AGENT] [-json] [-resolver HOST:PORT] [-offline] [-at DATE] IP ...
        rep verify -update
+       rep verify -request FILE|- [-keys JWKS_FILE] [-now RFC3339] [-json] [-allow-private]
+       rep verify -directory URL [-json] [-allow-private]
 
 Checks whether requests from each IP really come from the crawler the
 User-Agent names, by the operator's published IP ranges and by
@@ -39,6 +43,17 @@ optionally followed by the User-Agent: "66.249.66.1 Mozilla/5.0 (...)".
 -update fetches every operator's current list into the cache directory,
 dated; a list that fails validation (an error, a 200 with no prefixes, a
 prefix that does not parse, 0.0.0.0/0) is rejected and the last good one kept.
+
+-request checks the Web Bot Auth signature (RFC 9421, tag="web-bot-auth")
+of a raw HTTP request (request line and headers; CRLF or LF; the body is
+ignored; origin form is taken as https): verified, invalid or unverified,
+with the reason and the signature step by step. Keys come from the
+directory the covered Signature-Agent names, fetched without redirects and
+refusing private addresses, or from a JWKS file given with -keys. -now
+judges created and expires at another time. -directory fetches a key
+directory (an origin or a URL) and checks its media type, JWKS shape,
+thumbprints, keys and any response signatures. Both exit 0 when verified
+or valid, 1 when not, 2 when the input cannot be read.
 
 Exit status: 0 every IP verified, 1 some IP not verified (or, with -update,
 some list rejected), 2 usage, input or DNS errors.
@@ -87,6 +102,12 @@ func runVerify(e *env) int {
 	at := fs.String("at", "", "judge against the lists current on `DATE` (YYYY-MM-DD or RFC 3339)")
 	cacheDir := fs.String("cache", "", "`DIR` of fetched lists (default: the user cache directory's rep/iplists)")
 	timeout := fs.Duration("timeout", 5*time.Second, "time limit for each DNS lookup")
+	var ba botauthOptions
+	fs.StringVar(&ba.request, "request", "", "verify the Web Bot Auth signature of the raw HTTP request in `FILE` (- for standard input)")
+	fs.StringVar(&ba.directory, "directory", "", "check the Web Bot Auth key directory at `URL`")
+	fs.StringVar(&ba.keys, "keys", "", "with -request: take keys from `JWKS_FILE` instead of fetching the directory")
+	fs.StringVar(&ba.now, "now", "", "with -request: judge created and expires at `RFC3339` time")
+	fs.BoolVar(&ba.allowPrivate, "allow-private", false, allowPrivateHelp+"; and http:// directories")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), verifyUsage)
 		fs.PrintDefaults()
@@ -95,6 +116,18 @@ func runVerify(e *env) int {
 		if err == flag.ErrHelp {
 			return exitOK
 		}
+		return exitUsage
+	}
+	if ba.request != "" || ba.directory != "" {
+		ba.asJSON = *asJSON
+		if msg := ba.conflicts(fs.NArg(), *ua != "" || *update || *offline || *at != "" || *resolver != ""); msg != "" {
+			fmt.Fprintln(e.stderr, "rep verify: "+msg)
+			return exitUsage
+		}
+		return runBotauth(e, ba)
+	}
+	if ba.keys != "" || ba.now != "" || ba.allowPrivate {
+		fmt.Fprintln(e.stderr, "rep verify: -keys, -now and -allow-private go with -request or -directory")
 		return exitUsage
 	}
 	dir := *cacheDir
@@ -117,8 +150,8 @@ func runVerify(e *env) int {
 		fmt.Fprintln(e.stderr, "rep verify: -offline and -resolver contradict each other: drop one")
 		return exitUsage
 	}
-	if *timeout <= 0 {
-		fmt.Fprintln(e.stderr, "rep verify: -timeout must be positive, e.g. -timeout 3s")
+	if err := checkDuration("-timeout", *timeout); err != nil {
+		fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 		return exitUsage
 	}
 	var when time.Time
@@ -146,8 +179,8 @@ func runVerify(e *env) int {
 	switch {
 	case *offline:
 	case *resolver != "":
-		if _, _, err := net.SplitHostPort(*resolver); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", *resolver)
+		if err := checkHostPort("-resolver", *resolver); err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", err)
 			return exitUsage
 		}
 		v.Resolver = identity.NewResolver(*resolver)
@@ -156,15 +189,17 @@ func runVerify(e *env) int {
 	}
 
 	code := exitOK
-	enc := json.NewEncoder(e.stdout)
+	out := e.output(!*asJSON)
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	n, bad := 0, 0
-	verifyStream(e.ctx, v, verifyInputs(e, fs.Args(), *ua, &bad), when, func(r identity.Result) {
+	var dead verifyDeadResolver
+	verifyStream(e.ctx, v, verifyInputs(e, fs.Args(), *ua, &bad), when, func(r identity.Result) bool {
 		n++
 		if *asJSON {
 			enc.Encode(verifyToJSON(r))
 		} else {
-			fmt.Fprintln(e.stdout, verifyLine(r))
+			fmt.Fprintln(out, verifyLine(r))
 		}
 		switch {
 		case r.Err != nil:
@@ -172,6 +207,15 @@ func runVerify(e *env) int {
 		case r.Verdict != identity.Verified && code == exitOK:
 			code = exitFinding
 		}
+		if dead.add(r.Err) {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "rep verify: stopped after %d IP(s): the last %d DNS lookups timed out (%v): %s is not answering; check -resolver, or use -offline for the IP lists alone\n",
+				n, verifyMaxTimeouts, dead.last, dead.server())
+			return false
+		}
+		// Answer each IP as it is verified, as a pipe from a log
+		// follower expects.
+		return out.Flush() == nil
 	})
 	if n == 0 && bad == 0 {
 		fmt.Fprintln(e.stderr, "rep verify: no IP addresses: give them as arguments or on standard input")
@@ -180,7 +224,7 @@ func runVerify(e *env) int {
 	if bad > 0 {
 		code = exitUsage
 	}
-	return code
+	return out.done(e, "rep verify", code)
 }
 
 // verifyInputs returns the IPs of args, then those of stdin when there are
@@ -222,8 +266,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			return verifyInput{}, false
 		}
 		if sc == nil {
-			sc = bufio.NewScanner(e.input())
-			sc.Buffer(make([]byte, 64*1024), 1<<20)
+			sc = lineScanner(e.input())
 		}
 		for sc.Scan() {
 			n++
@@ -240,7 +283,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(e.stderr, "rep verify: reading standard input: %v\n", err)
+			fmt.Fprintf(e.stderr, "rep verify: %v\n", lineError(err, n+1))
 			*bad++
 		}
 		useStdin = false
@@ -253,7 +296,10 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 // emit in input order. At most verifyWindow inputs are held at a time, so
 // 'sort -u ips | rep verify' runs in constant memory however many IPs
 // there are.
-func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verifyInput, bool), at time.Time, emit func(identity.Result)) {
+func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verifyInput, bool), at time.Time, emit func(identity.Result) bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var halt atomic.Bool
 	type job struct {
 		in  verifyInput
 		out chan identity.Result
@@ -273,7 +319,7 @@ func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verify
 	go func() {
 		// A job's result channel is queued before the job is handed out,
 		// so the printer always waits on a job some worker has or will get.
-		for {
+		for !halt.Load() {
 			in, ok := next()
 			if !ok {
 				break
@@ -285,10 +331,50 @@ func verifyStream(ctx context.Context, v *identity.Verifier, next func() (verify
 		close(jobs)
 		close(order)
 	}()
+	stopped := false
 	for c := range order {
-		emit(<-c)
+		r := <-c
+		if !stopped && !emit(r) {
+			// Stop reading; the jobs handed out end at once with the
+			// context and are drained unseen.
+			stopped = true
+			halt.Store(true)
+			cancel()
+		}
 	}
 	wg.Wait()
+}
+
+// verifyMaxTimeouts is how many DNS lookups in a row may time out before
+// rep verify stops: a resolver that answers nothing would otherwise cost
+// -timeout per IP, a day for a million IPs, with no word.
+const verifyMaxTimeouts = 50
+
+// verifyDeadResolver counts consecutive lookups that timed out.
+type verifyDeadResolver struct {
+	n    int
+	last *identity.LookupError
+}
+
+// add counts a result's error and reports whether the resolver looks dead.
+func (d *verifyDeadResolver) add(err error) bool {
+	le, ok := errors.AsType[*identity.LookupError](err)
+	var ne net.Error
+	if !ok || !errors.As(le.Err, &ne) || !ne.Timeout() {
+		d.n = 0
+		return false
+	}
+	d.n++
+	d.last = le
+	return d.n >= verifyMaxTimeouts
+}
+
+// server names the resolver that timed out.
+func (d *verifyDeadResolver) server() string {
+	if d.last.Server == "" {
+		return "the system's resolver (/etc/resolv.conf)"
+	}
+	return "the resolver " + d.last.Server
 }
 
 // verifyWindow bounds the inputs read ahead of the one being printed.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"net"
 	"strings"
 	"testing"
 
@@ -40,5 +42,29 @@ func TestVerifyNamesResolver(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifyDeadResolver: with a resolver that answers nothing, rep verify
+// stops after verifyMaxTimeouts lookups in a row time out, naming the
+// resolver, instead of spending -timeout on every IP of a long list.
+func TestVerifyDeadResolver(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0") // reads nothing, answers nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	var in strings.Builder
+	const total = 2000
+	for i := range total {
+		fmt.Fprintf(&in, "198.18.%d.%d Googlebot/2.1\n", i/250, i%250+1)
+	}
+	code, out, errOut := runRep(t, in.String(), "verify", "-resolver", pc.LocalAddr().String(), "-timeout", "100ms", "-cache", t.TempDir())
+	want := "the resolver " + pc.LocalAddr().String() + " is not answering"
+	if code != exitUsage || !strings.Contains(errOut, want) {
+		t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	if n := strings.Count(out, "\n"); n >= total/2 {
+		t.Errorf("%d IPs answered before stopping, want about %d", n, verifyMaxTimeouts)
 	}
 }

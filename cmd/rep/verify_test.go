@@ -29,11 +29,15 @@ func verifyZone(t *testing.T) *dnstest.Server {
 			a("203.0.113.7"):          {"crawl-203-0-113-7.googlebot.com.evil.example."},
 			a("2001:4860:4801:10::1"): {"crawl-2001-4860-4801-10--1.googlebot.com."},
 			a("180.76.15.5"):          {"baiduspider-180-76-15-5.crawl.baidu.com."},
+			a("157.55.39.1"):          {"msnbot-157-55-39-1.search.msn.com."},
+			a("74.6.168.1"):           {"b1.crawl.yahoo.net."},
 		},
 		Addrs: map[string][]netip.Addr{
 			"crawl-66-249-66-1.googlebot.com":              {a("66.249.66.1")},
 			"crawl-203-0-113-7.googlebot.com.evil.example": {a("203.0.113.7")},
 			"crawl-2001-4860-4801-10--1.googlebot.com":     {a("2001:4860:4801:10::1")},
+			"msnbot-157-55-39-1.search.msn.com":            {a("157.55.39.1")},
+			"b1.crawl.yahoo.net":                           {a("74.6.168.1")},
 		},
 		Drop: []string{"198.51.100.9"},
 	})
@@ -79,6 +83,13 @@ func TestVerifyDNS(t *testing.T) {
 			[]string{"66.249.66.1 spoofed Google-Extended (Google) by token-only"}},
 		{"stdin with User-Agents, in order", nil, "66.249.66.1 " + googlebot + "\n# comment\n\n180.76.15.5\tBaiduspider/2.0\n66.249.66.1 GPTBot/1.1\n", 1,
 			[]string{"66.249.66.1 verified Googlebot", "180.76.15.5 rdns-only Baiduspider", "66.249.66.1 spoofed GPTBot (OpenAI) by ranges: not in openai-gptbot 2025-10-30"}},
+		// The Google guide names MSNbot as Microsoft's crawler and says
+		// Microsoft supports reverse DNS; Yahoo documented Slurp's
+		// crawl.yahoo.net names.
+		{"msnbot verified like bingbot", []string{"-ua", "msnbot/2.0b (+http://search.msn.com/msnbot.htm)", "157.55.39.1"}, "", 0,
+			[]string{"157.55.39.1 verified msnbot (Microsoft) by fcrdns+ranges: msnbot-157-55-39-1.search.msn.com → 157.55.39.1; in bing"}},
+		{"Slurp verified by rDNS", []string{"-ua", "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "74.6.168.1"}, "", 0,
+			[]string{"74.6.168.1 verified Slurp (Yahoo) by fcrdns: b1.crawl.yahoo.net → 74.6.168.1"}},
 		{"identify by rDNS", []string{"180.76.15.5"}, "", 1,
 			[]string{"180.76.15.5 rdns-only Baiduspider (Baidu)"}},
 	} {

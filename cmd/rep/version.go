@@ -77,14 +77,15 @@ func runVersion(e *env) int {
 	}
 	bi, _ := debug.ReadBuildInfo()
 	v := buildVersion(bi)
+	out := e.output(!*asJSON)
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		enc.Encode(v)
-		return exitOK
+	} else {
+		versionText(out, v)
 	}
-	versionText(e.stdout, v)
-	return exitOK
+	return out.done(e, "rep version", exitOK)
 }
 
 // buildVersion reads the build information (nil when the binary has none)

@@ -96,6 +96,7 @@ type Problem struct {
 	Err error
 }
 
+// String describes the problem in words.
 func (p Problem) String() string {
 	if p.Index < 0 {
 		return p.Msg
@@ -113,6 +114,7 @@ type ListError struct {
 	Problems []Problem
 }
 
+// Error names the list and its problem.
 func (e *ListError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Source)
@@ -134,6 +136,7 @@ func (e *ListError) Error() string {
 // such as Google's retired URLs that answer 200 with {"Action needed": ...}.
 var ErrNoPrefixes = errors.New("no prefixes")
 
+// Unwrap returns the sentinel of the problem, for errors.Is.
 func (e *ListError) Unwrap() error {
 	for _, p := range e.Problems {
 		if p.Err != nil {

@@ -1,7 +1,9 @@
 // Package netguard refuses network connections to addresses that a program
 // fetching URLs on someone else's behalf must not reach: loopback, private
 // (RFC 1918, RFC 4193), shared (RFC 6598), link-local (RFC 3927, RFC 4291),
-// unspecified, multicast, broadcast and reserved ranges. It is the usual
+// unspecified, multicast, broadcast, documentation (RFC 5737, RFC 3849,
+// RFC 9637) and reserved ranges: every entry of IANA's IPv4 and IPv6
+// special-purpose address registries but the public anycast services. It is the usual
 // defence against server-side request forgery (OWASP SSRF Prevention Cheat
 // Sheet: validate the address actually connected to, not the host name).
 //
@@ -57,22 +59,37 @@ func Control(network, address string, _ syscall.RawConn) error {
 	return Check(ap.Addr())
 }
 
-// special ranges not covered by netip.Addr's predicates.
+// special ranges not covered by netip.Addr's predicates: every entry of
+// IANA's IPv4 and IPv6 Special-Purpose Address Registries is refused
+// (testdata/iana-special.tsv lists them with the decision for each) except
+// the globally reachable anycast services (AS112, AMT) and 64:ff9b::/96,
+// whose addresses are judged by the IPv4 address they carry. The
+// IPv4-compatible (::a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d) forms
+// are refused whole: no public service is reached through them.
 var special = []struct {
 	p      netip.Prefix
 	reason string
 }{
-	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},      // RFC 1122
-	{netip.MustParsePrefix("100.64.0.0/10"), "shared"},        // RFC 6598 carrier-grade NAT
-	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},  // RFC 6890
-	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},  // RFC 2544
-	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},        // RFC 1112, includes broadcast
-	{netip.MustParsePrefix("64:ff9b:1::/48"), "local NAT64"},  // RFC 8215
-	{netip.MustParsePrefix("2001:db8::/32"), "documentation"}, // RFC 3849
-	{netip.MustParsePrefix("100::/64"), "discard-only"},       // RFC 6666
-	{netip.MustParsePrefix("2001::/23"), "IETF protocol"},     // RFC 2928 (Teredo, ORCHID, ...)
-	{netip.MustParsePrefix("2002::/16"), "6to4"},              // RFC 3056: embeds any IPv4 address
-	{netip.MustParsePrefix("fec0::/10"), "site-local"},        // RFC 3879, deprecated
+	{netip.MustParsePrefix("0.0.0.0/8"), "this-network"},          // RFC 1122
+	{netip.MustParsePrefix("100.64.0.0/10"), "shared"},            // RFC 6598 carrier-grade NAT
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol"},      // RFC 6890
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},      // RFC 2544
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation"},      // RFC 5737 TEST-NET-1
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},   // RFC 5737 TEST-NET-2
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},    // RFC 5737 TEST-NET-3
+	{netip.MustParsePrefix("192.88.99.0/24"), "6to4 relay"},       // RFC 7526, deprecated anycast
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},            // RFC 1112, includes broadcast
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local NAT64"},      // RFC 8215
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},     // RFC 3849
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},         // RFC 9637
+	{netip.MustParsePrefix("100:0:0:1::/64"), "dummy prefix"},     // RFC 9780
+	{netip.MustParsePrefix("5f00::/16"), "SRv6 SIDs"},             // RFC 9602
+	{netip.MustParsePrefix("::/96"), "IPv4-compatible"},           // RFC 4291 §2.5.5.1, deprecated
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "IPv4-translated"}, // RFC 2765 (SIIT)
+	{netip.MustParsePrefix("100::/64"), "discard-only"},           // RFC 6666
+	{netip.MustParsePrefix("2001::/23"), "IETF protocol"},         // RFC 2928 (Teredo, ORCHID, ...)
+	{netip.MustParsePrefix("2002::/16"), "6to4"},                  // RFC 3056: embeds any IPv4 address
+	{netip.MustParsePrefix("fec0::/10"), "site-local"},            // RFC 3879, deprecated
 }
 
 var nat64 = netip.MustParsePrefix("64:ff9b::/96")

@@ -5,7 +5,10 @@
 // first failure, however many restarts later).
 //
 // A bbolt file is locked by one process at a time; a fleet sharing one
-// cache uses robotsfetch/redisstore instead.
+// cache uses robotsfetch/redisstore instead. Within the process, the
+// Store is a robotsfetch.Leaser: Fetchers sharing it fetch a cold origin
+// once. Its leases are held in memory, which suffices since no other
+// process can open the file.
 package boltstore
 
 import (
@@ -16,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/lease"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -37,6 +41,7 @@ type Store struct {
 
 	mu        sync.Mutex
 	lastSweep time.Time
+	leases    lease.Table
 }
 
 // Open opens (creating if needed) the store at path. It waits at most a
@@ -72,10 +77,10 @@ func (s *Store) now() time.Time {
 
 // Get implements robotsfetch.Store. An expired value, a value of an
 // unknown format or version, is absent.
-func (s *Store) Get(_ context.Context, origin string) (*robotsfetch.Entry, error) {
+func (s *Store) Get(_ context.Context, key string) (*robotsfetch.Entry, error) {
 	var data []byte
 	err := s.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucket).Get([]byte(origin)); v != nil {
+		if v := tx.Bucket(bucket).Get([]byte(key)); v != nil {
 			data = append([]byte(nil), v...) // v is valid only inside the transaction
 		}
 		return nil
@@ -98,7 +103,7 @@ func (s *Store) Get(_ context.Context, origin string) (*robotsfetch.Entry, error
 
 // Put implements robotsfetch.Store. About once an hour it also deletes the
 // expired values.
-func (s *Store) Put(_ context.Context, origin string, e *robotsfetch.Entry, ttl time.Duration) error {
+func (s *Store) Put(_ context.Context, key string, e *robotsfetch.Entry, ttl time.Duration) error {
 	b, err := robotsfetch.Encode(e)
 	if err != nil {
 		return err
@@ -121,8 +126,20 @@ func (s *Store) Put(_ context.Context, origin string, e *robotsfetch.Entry, ttl 
 				return err
 			}
 		}
-		return bk.Put([]byte(origin), v)
+		return bk.Put([]byte(key), v)
 	})
+}
+
+// AcquireLease implements robotsfetch.Leaser, in memory.
+func (s *Store) AcquireLease(_ context.Context, key string, ttl time.Duration) (string, bool, error) {
+	token, ok := s.leases.Acquire(key, ttl)
+	return token, ok, nil
+}
+
+// ReleaseLease implements robotsfetch.Leaser.
+func (s *Store) ReleaseLease(_ context.Context, key, token string) error {
+	s.leases.Release(key, token)
+	return nil
 }
 
 func sweepExpired(bk *bolt.Bucket, now time.Time) error {

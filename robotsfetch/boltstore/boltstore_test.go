@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/testkit/storetest"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
 )
@@ -128,17 +129,17 @@ func TestExpiryAndVersions(t *testing.T) {
 	if got, _ := s.Get(ctx, "https://a.example"); got != nil {
 		t.Fatal("expired value returned")
 	}
-	// Values written by another version: an entry version 3, and a value
+	// Values written by another version: an entry version 4, and a value
 	// in an unknown layout. Both read as absent, never misread.
 	raw := func(origin string, v []byte) {
 		s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put([]byte(origin), v) })
 	}
-	v3 := make([]byte, 9)
-	v3[0] = format
-	binary.BigEndian.PutUint64(v3[1:], uint64(clk.Now().Add(time.Hour).Unix()))
-	raw("https://v3.example", append(v3, `{"v":3,"last":{"case":"success"}}`...))
+	v4 := make([]byte, 9)
+	v4[0] = format
+	binary.BigEndian.PutUint64(v4[1:], uint64(clk.Now().Add(time.Hour).Unix()))
+	raw("https://v4.example", append(v4, `{"v":4,"last":{"case":"success"}}`...))
 	raw("https://layout.example", []byte{9, 1, 2, 3})
-	for _, o := range []string{"https://v3.example", "https://layout.example"} {
+	for _, o := range []string{"https://v4.example", "https://layout.example"} {
 		if got, err := s.Get(ctx, o); got != nil || err != nil {
 			t.Errorf("%s: %+v %v", o, got, err)
 		}
@@ -147,7 +148,7 @@ func TestExpiryAndVersions(t *testing.T) {
 	if err := s.Put(ctx, "https://c.example", e, time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := s.Len(); n != 2 { // c and v3 (unexpired); a and the bad layout swept
+	if n, _ := s.Len(); n != 2 { // c and v4 (unexpired); a and the bad layout swept
 		t.Errorf("%d values after the sweep", n)
 	}
 }
@@ -168,5 +169,18 @@ func TestLocked(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); err == nil {
 		t.Error("opened a file in a missing directory")
+	}
+}
+
+// TestColdFleet: two cold Fetchers sharing one bolt Store ask for 20
+// origins at once: the Store's leases make it 20 requests.
+func TestColdFleet(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "robots.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := storetest.ColdFleet(t, s, 2, 20, 0); n != 20 {
+		t.Errorf("2 Fetchers × 20 origins: %d requests, want 20", n)
 	}
 }

@@ -3,15 +3,20 @@
 // robots.txt cache: one fetch per origin for the whole fleet, and one
 // outage clock (RFC 9309 §2.3.1.4's 30 days) per origin.
 //
-// Each origin is one string key holding robotsfetch.Encode's output, with
-// the TTL the Fetcher asks for, so Redis expires what nobody asks for.
-// When Redis is down, every call fails fast (bounded by the Fetcher's
+// Each entry is one string key, the prefix and robotsfetch.StoreKey (the
+// origin and a hash of the User-Agent), holding robotsfetch.Encode's
+// output with the TTL the Fetcher asks for, so Redis expires what nobody
+// asks for. The Store is a robotsfetch.Leaser: a cold origin asked for by
+// the whole fleet at once is fetched by the one process that sets the
+// lease key (the prefix, "lease:", the entry's key) with SET NX PX; the
+// others poll for the entry. When Redis is down, every call fails fast (bounded by the Fetcher's
 // StoreTimeout); the Fetcher then answers from its in-memory layer or
 // fetches the origin itself, and an origin it cannot read is disallowed.
 package redisstore
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"time"
@@ -29,7 +34,7 @@ type Store struct {
 	prefix string
 }
 
-// New returns a Store using c, with keys DefaultPrefix+origin. The caller
+// New returns a Store using c, with keys DefaultPrefix+key. The caller
 // owns c (and closes it).
 func New(c redis.UniversalClient) *Store { return &Store{c: c, prefix: DefaultPrefix} }
 
@@ -39,13 +44,13 @@ func (s *Store) WithPrefix(prefix string) *Store { return &Store{c: s.c, prefix:
 
 // Get implements robotsfetch.Store. A value of another entry version reads
 // as absent.
-func (s *Store) Get(ctx context.Context, origin string) (*robotsfetch.Entry, error) {
-	b, err := s.c.Get(ctx, s.prefix+origin).Bytes()
+func (s *Store) Get(ctx context.Context, key string) (*robotsfetch.Entry, error) {
+	b, err := s.c.Get(ctx, s.prefix+key).Bytes()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("redisstore: GET %s: %w", origin, err)
+		return nil, fmt.Errorf("redisstore: GET %s: %w", key, err)
 	}
 	e, err := robotsfetch.Decode(b)
 	if errors.Is(err, robotsfetch.ErrVersion) {
@@ -55,13 +60,40 @@ func (s *Store) Get(ctx context.Context, origin string) (*robotsfetch.Entry, err
 }
 
 // Put implements robotsfetch.Store.
-func (s *Store) Put(ctx context.Context, origin string, e *robotsfetch.Entry, ttl time.Duration) error {
+func (s *Store) Put(ctx context.Context, key string, e *robotsfetch.Entry, ttl time.Duration) error {
 	b, err := robotsfetch.Encode(e)
 	if err != nil {
 		return err
 	}
-	if err := s.c.Set(ctx, s.prefix+origin, b, max(ttl, time.Second)).Err(); err != nil {
-		return fmt.Errorf("redisstore: SET %s: %w", origin, err)
+	if err := s.c.Set(ctx, s.prefix+key, b, max(ttl, time.Second)).Err(); err != nil {
+		return fmt.Errorf("redisstore: SET %s: %w", key, err)
+	}
+	return nil
+}
+
+// AcquireLease implements robotsfetch.Leaser: SET lease-key token NX PX
+// ttl, with a random token.
+func (s *Store) AcquireLease(ctx context.Context, key string, ttl time.Duration) (string, bool, error) {
+	token := rand.Text()
+	ok, err := s.c.SetNX(ctx, s.prefix+"lease:"+key, token, max(ttl, time.Millisecond)).Result()
+	if err != nil {
+		return "", false, fmt.Errorf("redisstore: SET NX lease %s: %w", key, err)
+	}
+	if !ok {
+		return "", false, nil // held by another
+	}
+	return token, true, nil
+}
+
+// release deletes a lease only while it holds the caller's token, in one
+// step on the server.
+var release = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// ReleaseLease implements robotsfetch.Leaser. A lease that expired and
+// was taken by another process is left alone.
+func (s *Store) ReleaseLease(ctx context.Context, key, token string) error {
+	if err := release.Run(ctx, s.c, []string{s.prefix + "lease:" + key}, token).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		return fmt.Errorf("redisstore: releasing lease %s: %w", key, err)
 	}
 	return nil
 }

@@ -93,9 +93,9 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("absent: %+v %v", got, err)
 	}
 	// A value written by a newer release is absent, never misread.
-	r.client.Set(ctx, "test:https://v3.example", `{"v":3,"last":{"case":"success"}}`, time.Hour)
-	if got, err := st.Get(ctx, "https://v3.example"); got != nil || err != nil {
-		t.Errorf("v3: %+v %v", got, err)
+	r.client.Set(ctx, "test:https://v4.example", `{"v":4,"last":{"case":"success"}}`, time.Hour)
+	if got, err := st.Get(ctx, "https://v4.example"); got != nil || err != nil {
+		t.Errorf("v4: %+v %v", got, err)
 	}
 	// A damaged value is an error: the Fetcher then fetches for itself.
 	r.client.Set(ctx, "test:https://bad.example", "{not json", time.Hour)

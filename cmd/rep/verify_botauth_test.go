@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep/crawlers/botauth"
+)
+
+// TestVerifyBotauthLoopback signs a request with rep sign for a loopback
+// TLS directory, checks the directory with -directory and verifies the
+// request by fetching it, with -allow-private; without it, both are
+// refused.
+func TestVerifyBotauthLoopback(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "bot.pem")
+	runBotauthCLI(t, 0, nil, "sign", "-keygen", "-key", keyFile)
+	jwks := runBotauthCLI(t, 0, nil, "sign", "-directory", "-key", keyFile)
+
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != botauth.WellKnownPath {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", botauth.MediaType)
+		w.Write([]byte(jwks))
+	}))
+	defer srv.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	old := botauthFetcher
+	botauthFetcher = func(allowPrivate bool) *botauth.Fetcher {
+		f := old(allowPrivate)
+		f.TLSConfig = &tls.Config{RootCAs: pool}
+		return f
+	}
+	defer func() { botauthFetcher = old }()
+
+	out := runBotauthCLI(t, 0, nil, "verify", "-directory", srv.URL, "-allow-private")
+	if !strings.Contains(out, "ok: 1 keys") {
+		t.Errorf("-directory:\n%s", out)
+	}
+	out = runBotauthCLI(t, 1, nil, "verify", "-directory", srv.URL)
+	if !strings.Contains(out, "loopback address") {
+		t.Errorf("-directory without -allow-private:\n%s", out)
+	}
+
+	req := filepath.Join(dir, "req.txt")
+	os.WriteFile(req, []byte("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n"), 0o644)
+	signed := runBotauthCLI(t, 0, nil, "sign", "-key", keyFile, "-agent", srv.URL, req)
+	if !strings.Contains(signed, "\r\nSignature: sig1=:") {
+		t.Fatalf("signed request keeps CRLF:\n%q", signed)
+	}
+	out = runBotauthCLI(t, 0, strings.NewReader(signed), "verify", "-request", "-", "-allow-private", "-json")
+	var j botauthJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Verdict != "verified" || j.Directory != srv.URL+botauth.WellKnownPath || j.SignatureAgent != srv.URL {
+		t.Errorf("%+v", j)
+	}
+	out = runBotauthCLI(t, 1, strings.NewReader(signed), "verify", "-request", "-")
+	if !strings.HasPrefix(out, "unverified: key directory unavailable") {
+		t.Errorf("without -allow-private:\n%s", out)
+	}
+}
+
+func runBotauthCLI(t *testing.T, want int, stdin *strings.Reader, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	var in = strings.NewReader("")
+	if stdin != nil {
+		in = stdin
+	}
+	if got := run(context.Background(), args, in, &out, &errb); got != want {
+		t.Fatalf("rep %s: exit %d, want %d\n%s%s", strings.Join(args, " "), got, want, out.String(), errb.String())
+	}
+	return out.String()
+}

@@ -1,0 +1,166 @@
+package crawl
+
+import (
+	"context"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
+)
+
+func TestCodesSorted(t *testing.T) {
+	for i := 1; i < len(codes); i++ {
+		if codes[i-1].Code >= codes[i].Code {
+			t.Errorf("codes out of order: %s before %s", codes[i-1].Code, codes[i].Code)
+		}
+	}
+	for _, c := range codes {
+		if c.Title == "" || c.Doc == "" {
+			t.Errorf("%s: undocumented", c.Code)
+		}
+	}
+}
+
+// TestPlanted crawls the planted site: exactly the planted findings, for
+// Googlebot and bingbot, and nothing else.
+func TestPlanted(t *testing.T) {
+	srv := httptest.NewServer(sitegen.Planted())
+	defer srv.Close()
+	var pages []*Page
+	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, Concurrency: 4,
+		OnPage: func(p *Page) { pages = append(pages, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range r.Findings {
+		got[f.Code+" "+f.Agent+" "+f.URL] = true
+		if f.Message == "" || f.Evidence == "" {
+			t.Errorf("finding without message or evidence: %+v", f)
+		}
+	}
+	want := map[string]bool{}
+	for _, w := range sitegen.PlantedWant(srv.URL) {
+		want[w.String()] = true
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("missing: %s", k)
+		}
+	}
+	for _, f := range r.Findings {
+		if !want[f.Code+" "+f.Agent+" "+f.URL] {
+			t.Errorf("unexpected: %s %s %s: %s (%s)", f.Code, f.Agent, f.URL, f.Message, f.Evidence)
+		}
+	}
+	for _, c := range codes {
+		found := false
+		for k := range want {
+			found = found || strings.HasPrefix(k, c.Code+" ")
+		}
+		if !found {
+			t.Errorf("code %s is not planted", c.Code)
+		}
+	}
+	byURL := map[string]*Page{}
+	for _, p := range pages {
+		byURL[strings.TrimPrefix(p.URL, srv.URL)] = p
+	}
+	for path, want := range map[string]string{
+		"/":                "indexable indexable",
+		"/private/secret":  "blocked blocked",
+		"/report.pdf":      "noindex noindex",
+		"/googlebot-noidx": "noindex indexable",
+		"/bing-only/page":  "indexable blocked",
+		"/gone":            "not-ok not-ok",
+		"/moved":           "not-ok not-ok",
+		"/expired":         "noindex indexable", // Bing does not read unavailable_after
+		"/no-rep/x":        "unknown unknown",
+	} {
+		p := byURL[path]
+		if p == nil {
+			t.Errorf("%s not crawled", path)
+			continue
+		}
+		var states []string
+		for _, v := range p.Verdicts {
+			states = append(states, v.State)
+		}
+		if strings.Join(states, " ") != want {
+			t.Errorf("%s: states %v, want %s (%+v)", path, states, want, p.Verdicts)
+		}
+	}
+	if p := byURL["/no-rep/x"]; p != nil && !strings.Contains(p.Skipped, "Disallow: /no-rep/") {
+		t.Errorf("/no-rep/x: skipped %q", p.Skipped)
+	}
+	if p := byURL["/report.pdf"]; p != nil && (p.ContentType != "application/pdf" || !p.InSitemap) {
+		t.Errorf("/report.pdf: %+v", p)
+	}
+	if v := byURL["/private/secret"].Verdicts[0]; v.Robots.Rule.Line != 2 || !strings.Contains(v.Why, "noindex") {
+		t.Errorf("/private/secret: %+v", v)
+	}
+	var urls []string
+	for u := range byURL {
+		urls = append(urls, u)
+	}
+	sort.Strings(urls)
+	if len(pages) != 17 {
+		t.Errorf("%d pages crawled: %v", len(pages), urls)
+	}
+}
+
+func TestObey(t *testing.T) {
+	srv := httptest.NewServer(sitegen.Planted())
+	defer srv.Close()
+	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, Obey: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Code == CodeNoindexUnseen {
+			t.Errorf("-obey fetched a disallowed page: %+v", f)
+		}
+	}
+	if r.Skipped < 3 {
+		t.Errorf("skipped %d", r.Skipped)
+	}
+}
+
+func TestMaxPagesAndDelay(t *testing.T) {
+	srv := httptest.NewServer(sitegen.Large(1000))
+	defer srv.Close()
+	start := time.Now()
+	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, MaxPages: 50, Delay: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Crawled != 50 || !r.Truncated || len(r.Findings) != 0 {
+		t.Errorf("crawled %d, truncated %v, findings %v", r.Crawled, r.Truncated, r.Findings)
+	}
+	if d := time.Since(start); d < 49*5*time.Millisecond {
+		t.Errorf("50 pages in %v: the delay was not kept", d)
+	}
+}
+
+func TestGuard(t *testing.T) {
+	srv := httptest.NewServer(sitegen.Large(10))
+	defer srv.Close()
+	r, err := Run(context.Background(), Config{Start: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fetched != 0 {
+		t.Errorf("fetched %d pages from loopback without AllowPrivate", r.Fetched)
+	}
+}
+
+func TestStartError(t *testing.T) {
+	for _, s := range []string{"", "ftp://x/", "/path", "http://"} {
+		if _, err := Run(context.Background(), Config{Start: s}); err == nil {
+			t.Errorf("%q: no error", s)
+		}
+	}
+}
