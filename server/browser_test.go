@@ -130,6 +130,14 @@ func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
+// run runs steps in the tab, failing the test on the first error.
+func run(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // evalAsync runs an expression whose value is a promise and returns what
 // it resolves to.
 func evalAsync[T any](t *testing.T, ctx context.Context, expr string) T {
@@ -366,7 +374,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("errors mark results stale", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		con.expect("status of 400")
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
 			paste("#robots", browserRobots),
@@ -377,9 +385,6 @@ func TestBrowser(t *testing.T) {
 			retype("#agent", ","),
 			waitJS(`!document.getElementById('check-error').hidden`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, id := range []string{"check-out", "lint-box", "matrix-box"} {
 			if !evalJS[bool](t, ctx, `document.getElementById('`+id+`').classList.contains('stale')`) {
 				t.Errorf("#%s is not marked out of date after the error", id)
@@ -394,20 +399,17 @@ func TestBrowser(t *testing.T) {
 		if *update {
 			screenshot(t, ctx, "serve-stale.png", chromedp.Steps())
 		}
-		err = chromedp.Do(ctx,
+		run(t, ctx,
 			retype("#agent", "Googlebot"),
 			waitJS(`document.getElementById('check-error').hidden && !document.getElementById('check-out').classList.contains('stale') && !document.getElementById('lint-box').classList.contains('stale')`),
 			waitJS(`!document.getElementById('matrix-box').classList.contains('stale')`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		con.check(t, cancel)
 	})
 
 	t.Run("each bad URL on its own line", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
 			paste("#robots", browserRobots),
@@ -415,9 +417,6 @@ func TestBrowser(t *testing.T) {
 			paste("#urls", "/private/x\nftp://example.com/a\n\n/private/press/y\nnot a url"),
 			waitJS(`document.querySelectorAll('#results-body tr[data-index]').length === 4`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		rows := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#results-body tr[data-index]')].map(r => r.dataset.line + ' ' + r.querySelector('.badge').textContent + ' ' + (r.querySelector('.url-error') || {textContent: ''}).textContent)`)
 		want := []string{"1 Blocked", "2 Bad URL line 2 of the URL list", "4 Allowed", "5 Bad URL line 5 of the URL list"}
 		if len(rows) != len(want) {
@@ -442,7 +441,7 @@ func TestBrowser(t *testing.T) {
 			fmt.Fprintf(&b, "Allow: /filler/%07d/a/path/long/enough/to/fill/the/file\n", b.Len())
 		}
 		b.WriteString("Disallow: /beyond\n")
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
 			paste("#urls", "/first\n/beyond"),
@@ -450,9 +449,6 @@ func TestBrowser(t *testing.T) {
 			waitJS(`!document.getElementById('cut-note').hidden`),
 			waitJS(`document.querySelectorAll('#results-body tr[data-index]').length === 2`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		if got, want := evalJS[string](t, ctx, badges), "Blocked,Allowed"; got != want {
 			t.Errorf("verdicts %s, want %s: the rule past 500 KiB must not apply, the one before must", got, want)
 		}
@@ -480,9 +476,7 @@ func TestBrowser(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		missing := newOrigin(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
 		down := newOrigin(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
-		if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitEnabled(chromedp.ID("fetch-go"))); err != nil {
-			t.Fatal(err)
-		}
+		run(t, ctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitEnabled(chromedp.ID("fetch-go")))
 		for _, tt := range []struct {
 			site           string
 			class, verdict string
@@ -492,14 +486,11 @@ func TestBrowser(t *testing.T) {
 			{missing.URL, "allow", "allow-all", "No restrictions"},
 			{down.URL, "bad", "disallow-all", "Everything is disallowed"},
 		} {
-			err := chromedp.Do(ctx,
+			run(t, ctx,
 				retype("#fetch-url", tt.site+"/"),
 				chromedp.Click(chromedp.ID("fetch-go")),
 				waitJS(`document.getElementById('fetch-outcome').dataset.verdict === '`+tt.verdict+`'`),
 			)
-			if err != nil {
-				t.Fatal(err)
-			}
 			assertClasses(t, ctx, map[string][]string{"#fetch-outcome": {tt.class}})
 			if got := text(t, ctx, "#fetch-outcome .verdict"); !strings.Contains(got, tt.text) {
 				t.Errorf("%s: outcome %q, want %q", tt.verdict, got, tt.text)
@@ -517,14 +508,11 @@ func TestBrowser(t *testing.T) {
 		}
 		// A failed fetch says the editor still holds the old text.
 		con.expect("status of 403")
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			retype("#fetch-url", "http://10.0.0.1/"),
 			chromedp.Click(chromedp.ID("fetch-go")),
 			waitJS(`document.getElementById('fetch-outcome').dataset.verdict === 'error'`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		if got := text(t, ctx, "#fetch-outcome"); !strings.Contains(got, "still holds the text from before") {
 			t.Errorf("failed fetch outcome %q", got)
 		}
@@ -538,15 +526,12 @@ func TestBrowser(t *testing.T) {
 		for i := range 40 {
 			fmt.Fprintf(&b, "Allow: /page-%d*\n", i)
 		}
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
 			paste("#robots", b.String()),
 			waitJS(`document.getElementById('count-info').textContent !== '0'`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		// The counts and groups agree with the API.
 		type finding struct{ Severity, Code string }
 		api := evalAsync[[]finding](t, ctx, `fetch('/api/lint', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({robots: document.getElementById('robots').value})}).then(r => r.json()).then(j => j.findings.map(f => ({Severity: f.severity, Code: f.code})))`)
@@ -579,24 +564,20 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(text(t, ctx, "#lint-summary"), "hidden") {
 			t.Errorf("summary %q does not say infos are hidden", text(t, ctx, "#lint-summary"))
 		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("sev-info")), waitJS(`!!document.querySelector('#lint-list details[data-severity="info"]')`)); err != nil {
-			t.Fatal(err)
-		}
+		run(t, ctx, chromedp.Click(chromedp.ID("sev-info")), waitJS(`!!document.querySelector('#lint-list details[data-severity="info"]')`))
 		g = groups()
 		for code, n := range byCode {
 			if !strings.HasSuffix(g[code], " "+fmt.Sprint(n)) {
 				t.Errorf("group %s = %q, want %d findings", code, g[code], n)
 			}
 		}
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("sev-info")), chromedp.Click(chromedp.ID("sev-warning")), waitJS(`!document.querySelector('#lint-list details[data-severity="warning"], #lint-list details[data-severity="info"]')`)); err != nil {
-			t.Fatal(err)
-		}
+		run(t, ctx, chromedp.Click(chromedp.ID("sev-info")), chromedp.Click(chromedp.ID("sev-warning")), waitJS(`!document.querySelector('#lint-list details[data-severity="warning"], #lint-list details[data-severity="info"]')`))
 		con.check(t, cancel)
 	})
 
 	t.Run("matrix and download", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
 			paste("#robots", browserRobots),
@@ -606,9 +587,6 @@ func TestBrowser(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`#matrix-purposes button[data-purpose="ai-training"]`)),
 			waitJS(`!!document.querySelector('#matrix td[data-agent="GPTBot"]') && document.querySelectorAll('#matrix tbody tr').length === 3`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		cols := evalJS[int](t, ctx, `document.querySelectorAll('#matrix thead th').length`)
 		if cols < 5 {
 			t.Errorf("%d matrix columns: want the URL, two crawlers and the AI-training ones", cols)
@@ -631,13 +609,10 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 		// Editing the file redraws the matrix.
-		err = chromedp.Do(ctx,
+		run(t, ctx,
 			paste("#robots", strings.Replace(browserRobots, "User-agent: GPTBot\nDisallow: /", "User-agent: GPTBot\nDisallow: /private/", 1)),
 			waitJS(`document.querySelector('#matrix tbody tr:nth-child(3) td[data-agent="GPTBot"]').textContent === 'Allowedno rule'`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		if *update {
 			screenshot(t, ctx, "serve-robots.png", chromedp.Steps(
 				paste("#robots", browserRobots),
@@ -647,15 +622,12 @@ func TestBrowser(t *testing.T) {
 			))
 		}
 		// Download: the file saved is the editor's text, named robots.txt.
-		err = chromedp.Do(ctx,
+		run(t, ctx,
 			paste("#robots", "User-agent: *\nDisallow: /edited\n"),
 			chromedp.Evaluate[chromedp.Void](`{ const orig = URL.createObjectURL; URL.createObjectURL = b => { window.blob = b; return orig(b); }; document.addEventListener('click', e => { if (e.target.download) window.saved = e.target.download; }, true); }`),
 			chromedp.Click(chromedp.ID("download")),
 			waitJS(`!!window.saved`),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		type saved struct{ Name, Text string }
 		got := evalAsync[saved](t, ctx, `window.blob.text().then(t => ({Name: window.saved, Text: t}))`)
 		if got.Name != "robots.txt" || got.Text != "User-agent: *\nDisallow: /edited\n" {
@@ -666,15 +638,12 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("page tab says indexable and why", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
-		err := chromedp.Do(ctx,
+		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/#tab=page"),
 			chromedp.WaitVisible(chromedp.ID("page-url")),
 			chromedp.SendKeys(chromedp.ID("page-url"), o.URL+"/article\r"),
 			chromedp.WaitVisible(chromedp.ID("page-summary")),
 		)
-		if err != nil {
-			t.Fatal(err)
-		}
 		lines := evalJS[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#page-summary li')].map(l => [l.dataset.agent, l.dataset.indexable + ' ' + l.textContent]))`)
 		if len(lines) != 8 {
 			t.Errorf("%d summary lines, want one per crawler (8)", len(lines))
