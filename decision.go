@@ -142,10 +142,12 @@ func (d Decision) String() string {
 
 var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star", robotstxt.ViaFetch: "fetch"}
 
-// decisionJSON is the one JSON shape of a verdict, shared by rep check
-// -json, the server's API and every other door. url, agent, allowed,
-// line, rule, group and reason are a contract: scripts read them.
-type decisionJSON struct {
+// DecisionJSON is the one JSON shape of a verdict, shared by rep check
+// -json, the server's API and every other door (Decision.MarshalJSON
+// writes it). url, agent, allowed, line, rule, group and reason are a
+// contract: scripts read them. A door that reports more beside a verdict
+// (the server's per-query errors) embeds it.
+type DecisionJSON struct {
 	URL        string               `json:"url"`
 	Agent      string               `json:"agent"`
 	Allowed    bool                 `json:"allowed"`
@@ -167,8 +169,11 @@ type decisionJSON struct {
 // none), reason, via (token, fallback, star, none, or fetch), group_lines,
 // engine, tokens, parser_only, notes, and fetch when robots.txt was
 // fetched.
-func (d Decision) MarshalJSON() ([]byte, error) {
-	j := decisionJSON{
+func (d Decision) MarshalJSON() ([]byte, error) { return json.Marshal(d.JSON()) }
+
+// JSON returns the decision in its one JSON shape (see MarshalJSON).
+func (d Decision) JSON() DecisionJSON {
+	j := DecisionJSON{
 		URL: d.URL, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
 		Group: d.Group.Agent, Reason: d.ReasonText(), GroupLines: d.Group.Lines, Fetch: d.Fetch,
 	}
@@ -181,5 +186,5 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 	if a := d.Agent; a != nil {
 		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes
 	}
-	return json.Marshal(j)
+	return j
 }

@@ -52,20 +52,10 @@ type batchItem struct {
 // status GET /api/allowed would have answered; RetryAfter (seconds) is
 // set for a fetch the limits refused.
 type batchError struct {
-	URL        string   `json:"url"`
-	Agent      string   `json:"agent"`
-	Allowed    bool     `json:"allowed"`
-	Line       int      `json:"line"`
-	Rule       string   `json:"rule"`
-	Group      string   `json:"group"`
-	Reason     string   `json:"reason"`
-	Via        string   `json:"via"`
-	GroupLines []int    `json:"group_lines"`
-	Engine     string   `json:"engine"`
-	Tokens     []string `json:"tokens"`
-	Error      string   `json:"error"`
-	Status     int      `json:"status"`
-	RetryAfter int      `json:"retry_after,omitempty"`
+	rep.DecisionJSON
+	Error      string `json:"error"`
+	Status     int    `json:"status"`
+	RetryAfter int    `json:"retry_after,omitempty"`
 }
 
 // MarshalJSON renders the item: the verdict, or a batchError.
@@ -78,12 +68,10 @@ func (it *batchItem) appendJSON(b []byte) []byte {
 	if it.err == nil {
 		j, err = json.Marshal(it.d)
 	} else {
-		e := batchError{URL: it.d.URL, Via: "none", GroupLines: []int{}, Tokens: []string{}, Error: it.msg, Status: it.status}
-		if a := it.d.Agent; a != nil {
-			e.Agent = a.Name
-			if a.Tokens != nil {
-				e.Engine, e.Tokens = a.Engine.String(), a.Tokens
-			}
+		e := batchError{DecisionJSON: it.d.JSON(), Error: it.msg, Status: it.status}
+		e.Reason, e.Notes = "", nil // no verdict: nothing decided, nothing to note
+		if e.Tokens == nil {
+			e.Tokens = []string{}
 		}
 		if l := (*limitedError)(nil); errors.As(it.err, &l) {
 			e.RetryAfter = l.retryAfter()
