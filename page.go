@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsmeta"
 )
 
@@ -67,16 +66,8 @@ func (v *PageVerdict) FollowedLinks() []string {
 
 // MetaProfile is the page-level combining rules of the agent's engine:
 // Bing's and Yandex's for theirs, Google's for google and rfc9309 (the RFC
-// says nothing about pages).
-func (a *Agent) MetaProfile() robotsmeta.Profile {
-	switch a.Engine {
-	case engine.Bing:
-		return robotsmeta.Bing
-	case engine.Yandex:
-		return robotsmeta.Yandex
-	}
-	return robotsmeta.Google
-}
+// says nothing about pages). robotsmeta.Profile is the engine type itself.
+func (a *Agent) MetaProfile() robotsmeta.Profile { return a.Engine }
 
 // CheckResponse evaluates a fetched page: it reads resp's headers and body
 // (which it consumes but does not close) and returns the combined verdict.

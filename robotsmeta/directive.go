@@ -1,6 +1,10 @@
 package robotsmeta
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rep-toolkit/rep/engine"
+)
 
 // Directive is one robots rule name, such as noindex or max-snippet.
 type Directive uint8
@@ -149,36 +153,34 @@ type Limit struct {
 	Set bool
 }
 
-// Profile selects whose documented semantics combine the rules.
-type Profile uint8
+// Profile selects whose documented semantics combine the rules. It is the
+// project's one engine type (package engine): Bing's and Yandex's rules for
+// bing and yandex, Google's for google, rfc9309 (the RFC says nothing about
+// pages) and Auto.
+type Profile = engine.Engine
 
-// Profiles.
+// The profiles with rules of their own.
 const (
-	Google Profile = iota // union of negatives, most restrictive wins
-	Bing                  // Google's rules plus bingbot/msnbot, nocache, space-separated lists
-	Yandex                // allow directives beat prohibiting ones
+	Google = engine.Google // union of negatives, most restrictive wins
+	Bing   = engine.Bing   // Google's rules plus bingbot/msnbot, nocache, space-separated lists
+	Yandex = engine.Yandex // allow directives beat prohibiting ones
 )
 
-// String returns the profile name used on the command line.
-func (p Profile) String() string {
-	switch p {
-	case Bing:
-		return "bing"
-	case Yandex:
-		return "yandex"
+// rulesOf is the profile whose combining rules p uses: Bing's, Yandex's,
+// or Google's for every other engine.
+func rulesOf(p Profile) Profile {
+	if p == Bing || p == Yandex {
+		return p
 	}
-	return "google"
+	return Google
 }
 
-// ParseProfile returns the profile named s (google, bing or yandex).
+// ParseProfile returns the engine named s (google, bing, yandex or
+// rfc9309, any case; empty means google).
 func ParseProfile(s string) (Profile, bool) {
-	switch strings.ToLower(s) {
-	case "google", "":
-		return Google, true
-	case "bing":
-		return Bing, true
-	case "yandex":
-		return Yandex, true
+	e, err := engine.Parse(s)
+	if err != nil {
+		return Google, false
 	}
-	return Google, false
+	return e.Or(Google), true
 }

@@ -178,6 +178,7 @@ func (pg *Page) Applies(r *Rule, agent string, prof Profile) bool {
 
 // applies decides whether rule r reaches agent under profile prof.
 func (pg *Page) applies(r *Rule, agent string, prof Profile) bool {
+	prof = rulesOf(prof)
 	if r.Lenient && prof != Bing {
 		return false
 	}
@@ -265,7 +266,7 @@ func (pg *Page) Policy(agent string, prof Profile, now time.Time) Policy {
 	pol.Follow = neg(FieldFollow, NoFollow, None)
 	pol.Archive = neg(FieldArchive, NoArchive, NoCache)
 	pol.Translate, pol.ImageIndex, pol.Snippet = true, true, true
-	switch prof {
+	switch rulesOf(prof) {
 	case Google, Bing:
 		pol.Snippet = neg(FieldSnippet, NoSnippet)
 		if pol.Snippet && minSnip != 0 && pg.Rules[minSnip-1].N == 0 {
@@ -288,7 +289,7 @@ func (pg *Page) Policy(agent string, prof Profile, now time.Time) Policy {
 			pol.MaxImagePreview, pol.why[FieldMaxImagePreview] = pg.Rules[minImg-1].Preview, minImg
 		}
 	}
-	switch prof {
+	switch rulesOf(prof) {
 	case Google:
 		pol.Translate = neg(FieldTranslate, NoTranslate)
 		pol.ImageIndex = neg(FieldImageIndex, NoImageIndex)
@@ -372,7 +373,7 @@ func prefOf(v string) Pref {
 // follow (or all) is final. Anything else may still change.
 func (pg *Page) indexingSettled(agent string, prof Profile, now time.Time) bool {
 	pol := pg.Policy(agent, prof, now)
-	if prof == Yandex {
+	if rulesOf(prof) == Yandex {
 		a := pol.Applied
 		return (a.Has(Index) || a.Has(All)) && (a.Has(Follow) || a.Has(All))
 	}
