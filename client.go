@@ -112,7 +112,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return base.RoundTrip(c.asCrawler(ctx, req))
 	}
 	rawurl := req.URL.String()
-	d, err := c.Allowed(ctx, rawurl)
+	d, err := c.Check(ctx, rawurl)
 	if err != nil {
 		closeBody(req)
 		return nil, err

@@ -399,7 +399,7 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	})
 	c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
 		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: transport()}}))
-	if _, err := c.Allowed(ctx, u); err != nil { // warm robots.txt cache
+	if _, err := c.Check(ctx, u); err != nil { // warm robots.txt cache
 		b.Fatal(err)
 	}
 	b.Run("rep", func(b *testing.B) {

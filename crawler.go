@@ -100,12 +100,21 @@ func (c *Crawler) Engine() engine.Engine { return c.agent.Engine }
 // Fetcher returns the robots.txt fetcher, for reports and statistics.
 func (c *Crawler) Fetcher() *robotsfetch.Fetcher { return c.fetcher }
 
-// Allowed decides whether the crawler may fetch rawurl, an absolute http or
-// https URL, fetching its origin's robots.txt when it is not in the cache.
-// The error is non-nil only for a URL without an origin or when ctx ends
-// before the robots.txt is known; the Decision is then "disallowed".
-func (c *Crawler) Allowed(ctx context.Context, rawurl string) (Decision, error) {
+// Check decides whether the crawler may fetch rawurl, an absolute http or
+// https URL, fetching its origin's robots.txt when it is not in the cache,
+// and returns the Decision with its evidence. The error is non-nil only
+// for a URL without an origin or when ctx ends before the robots.txt is
+// known; the Decision is then "disallowed". (As in package robotstxt,
+// Check returns a Decision and Allowed a bool.)
+func (c *Crawler) Check(ctx context.Context, rawurl string) (Decision, error) {
 	return Check(ctx, c.fetcher, c.agent, rawurl)
+}
+
+// Allowed reports whether the crawler may fetch rawurl: Check's verdict
+// without its evidence.
+func (c *Crawler) Allowed(ctx context.Context, rawurl string) (bool, error) {
+	d, err := c.Check(ctx, rawurl)
+	return d.Allowed, err
 }
 
 // Check is the one path every door of rep takes to answer for a crawler:

@@ -61,7 +61,7 @@ func TestFetchOutcomeDecisions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := c.Allowed(context.Background(), tt.base+tt.path)
+			d, err := c.Check(context.Background(), tt.base+tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -51,7 +51,7 @@ func Example() {
 		}
 		seen[u] = true
 		path := strings.TrimPrefix(u, site.URL)
-		if d, err := c.Allowed(ctx, u); err != nil || !d.Allowed {
+		if d, err := c.Check(ctx, u); err != nil || !d.Allowed {
 			fmt.Printf("%-15s skipped: %s\n", path, d.Rule)
 			continue
 		}
@@ -75,11 +75,11 @@ func Example() {
 
 // Allowed explains its answer: the deciding line and how robots.txt was
 // fetched.
-func ExampleCrawler_Allowed() {
+func ExampleCrawler_Check() {
 	site := tinySite()
 	defer site.Close()
 	c, _ := rep.New("ExampleBot/1.0")
-	d, _ := c.Allowed(context.Background(), site.URL+"/private/report.pdf")
+	d, _ := c.Check(context.Background(), site.URL+"/private/report.pdf")
 	fmt.Println(d.Allowed, d.Rule.Line, d.Rule)
 	fmt.Println(d.Fetch.Status, d.Fetch.Case, d.Fetch.Verdict)
 	// Output:

@@ -87,7 +87,7 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.Allowed(ctx, pageURL)
+	d, err := c.Check(ctx, pageURL)
 	if err != nil {
 		return nil, err
 	}

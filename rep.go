@@ -2,7 +2,7 @@
 // polite crawler needs to obey the Robots Exclusion Protocol.
 //
 //	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)")
-//	d, _ := c.Allowed(ctx, url)   // robots.txt, fetched and cached per origin
+//	d, _ := c.Check(ctx, url)   // robots.txt, fetched and cached per origin
 //	c.Wait(ctx, url)              // pacing per origin
 //	page, _ := c.CheckResponse(ctx, resp) // meta robots, X-Robots-Tag, links
 //

@@ -63,7 +63,7 @@ func TestAllowed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := c.Allowed(ctx, s.URL+tt.path)
+		d, err := c.Check(ctx, s.URL+tt.path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestAllowed(t *testing.T) {
 func TestAllowedFailClosed(t *testing.T) {
 	s, _ := serve(t, "", 503)
 	c, _ := rep.New("ExampleBot/1.0")
-	d, err := c.Allowed(context.Background(), s.URL+"/anything")
+	d, err := c.Check(context.Background(), s.URL+"/anything")
 	if err != nil || d.Allowed || d.Fetch.Verdict != robotsfetch.DisallowAll {
 		t.Fatalf("%v %v", d, err)
 	}
@@ -90,20 +90,20 @@ func TestAllowedFailClosed(t *testing.T) {
 		t.Errorf("String() = %q", d.String())
 	}
 	s404, _ := serve(t, "", 404)
-	if d, _ := c.Allowed(context.Background(), s404.URL+"/anything"); !d.Allowed {
+	if d, _ := c.Check(context.Background(), s404.URL+"/anything"); !d.Allowed {
 		t.Errorf("404: %v", d)
 	}
 }
 
 func TestAllowedErrors(t *testing.T) {
 	c, _ := rep.New("ExampleBot/1.0")
-	if d, err := c.Allowed(context.Background(), "/relative"); err == nil || d.Allowed {
+	if d, err := c.Check(context.Background(), "/relative"); err == nil || d.Allowed {
 		t.Errorf("relative URL: %v %v", d, err)
 	}
 	s, _ := serve(t, robots, 200)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if d, err := c.Allowed(ctx, s.URL+"/"); !errors.Is(err, context.Canceled) || d.Allowed {
+	if d, err := c.Check(ctx, s.URL+"/"); !errors.Is(err, context.Canceled) || d.Allowed {
 		t.Errorf("cancelled: %v %v", d, err)
 	}
 	for _, ua := range []string{"", "  "} {
@@ -126,7 +126,7 @@ func TestEngines(t *testing.T) {
 	s, _ := serve(t, "User-agent: *\nDisallow: /%62az\n", 200)
 	for p, want := range map[engine.Engine]bool{engine.Google: true, engine.RFC9309: false} {
 		c, _ := rep.New("ExampleBot/1.0", rep.WithEngine(p))
-		if d, _ := c.Allowed(context.Background(), s.URL+"/baz"); d.Allowed != want {
+		if d, _ := c.Check(context.Background(), s.URL+"/baz"); d.Allowed != want {
 			t.Errorf("%s: /baz allowed %v", p, d.Allowed)
 		}
 	}
@@ -348,12 +348,12 @@ func BenchmarkAllowedCached(b *testing.B) {
 	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)")
 	ctx := context.Background()
 	u := s.URL + "/no-example/page?id=42"
-	if _, err := c.Allowed(ctx, u); err != nil {
+	if _, err := c.Check(ctx, u); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if d, _ := c.Allowed(ctx, u); d.Allowed {
+		if d, _ := c.Check(ctx, u); d.Allowed {
 			b.Fatal("allowed")
 		}
 	}
@@ -366,13 +366,13 @@ func BenchmarkAllowedCachedParallel(b *testing.B) {
 	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)")
 	ctx := context.Background()
 	u := s.URL + "/no-example/page?id=42"
-	if _, err := c.Allowed(ctx, u); err != nil {
+	if _, err := c.Check(ctx, u); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if d, _ := c.Allowed(ctx, u); d.Allowed {
+			if d, _ := c.Check(ctx, u); d.Allowed {
 				b.Error("allowed")
 				return
 			}

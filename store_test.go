@@ -44,7 +44,7 @@ func TestLoggerAndFetchHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, err := c.Allowed(context.Background(), s.URL+"/private/x"); err != nil {
+		if _, err := c.Check(context.Background(), s.URL+"/private/x"); err != nil {
 			t.Fatal(err)
 		}
 	}

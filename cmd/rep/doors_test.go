@@ -184,7 +184,7 @@ func TestDoorsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fd, err := cr.Allowed(context.Background(), base+c.path)
+			fd, err := cr.Check(context.Background(), base+c.path)
 			if err != nil {
 				t.Fatal(err)
 			}

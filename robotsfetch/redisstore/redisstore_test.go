@@ -137,7 +137,7 @@ func crawler(t testing.TB, st robotsfetch.Store) *rep.Crawler {
 
 func allowed(t *testing.T, c *rep.Crawler, u string) rep.Decision {
 	t.Helper()
-	d, err := c.Allowed(context.Background(), u)
+	d, err := c.Check(context.Background(), u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,10 +204,10 @@ func BenchmarkAllowedCachedRedis(b *testing.B) {
 	c := crawler(b, New(r.client))
 	ctx := context.Background()
 	u := s.URL + "/private/page?id=42"
-	c.Allowed(ctx, u)
+	c.Check(ctx, u)
 	b.ReportAllocs()
 	for b.Loop() {
-		if d, _ := c.Allowed(ctx, u); d.Allowed {
+		if d, _ := c.Check(ctx, u); d.Allowed {
 			b.Fatal("allowed")
 		}
 	}
@@ -227,12 +227,12 @@ func BenchmarkAllowedFromRedis(b *testing.B) {
 	ctx := context.Background()
 	urls := []string{s1.URL + "/private/x", s2.URL + "/private/x"}
 	for _, u := range urls {
-		c.Allowed(ctx, u)
+		c.Check(ctx, u)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		d, _ := c.Allowed(ctx, urls[i%2])
+		d, _ := c.Check(ctx, urls[i%2])
 		if d.Allowed || d.Fetch.Source != robotsfetch.FromStore {
 			b.Fatalf("%v", d)
 		}

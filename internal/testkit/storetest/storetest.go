@@ -89,7 +89,7 @@ func Cloaking(t *testing.T, st robotsfetch.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := c.Allowed(ctx, site.URL+"/page")
+		d, err := c.Check(ctx, site.URL+"/page")
 		if err != nil {
 			t.Fatal(err)
 		}
