@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 
@@ -103,7 +105,7 @@ func runServe(e *env) int {
 	redis.SetLogger(serveRedisLog{})
 	closeStore, err := serveStore(&cfg, *store)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", *store, err)
+		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", redactStore(*store), err)
 		return exitUsage
 	}
 	redis.SetLogger(serveRedisLog{log})
@@ -113,7 +115,7 @@ func runServe(e *env) int {
 		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
 		return exitUsage
 	}
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", *store, "allow_private", *allowPrivate,
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", redactStore(*store), "allow_private", *allowPrivate,
 		"rate", limitText(*rate, *burst), "origin_rate", limitText(*originRate, *originBurst), "trust", fmt.Sprint(trust))
 	srv, err := server.New(cfg)
 	if err != nil {
@@ -164,7 +166,12 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
 		opt, err := redis.ParseURL(spec)
 		if err != nil {
-			return nil, err
+			// A *url.Error quotes the URL, password included: keep its cause.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return nil, fmt.Errorf("not a Redis URL (redis://[user:password@]host:port/db): %v", err)
 		}
 		c := redis.NewClient(opt)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -188,4 +195,18 @@ func (l serveRedisLog) Printf(ctx context.Context, format string, v ...any) {
 		return
 	}
 	l.log.WarnContext(ctx, strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "), "component", "redis")
+}
+
+// redactStore hides the password of a store URL (redis://:pw@host/0 →
+// redis://:xxxxx@host/0) wherever -store is printed: logs and errors must
+// not carry secrets.
+func redactStore(spec string) string {
+	u, err := url.Parse(spec)
+	if err != nil || u.User == nil {
+		if i, j := strings.Index(spec, "://"), strings.LastIndexByte(spec, '@'); i >= 0 && j > i {
+			return spec[:i+3] + "xxxxx" + spec[j:] // unparsable: hide all user information
+		}
+		return spec
+	}
+	return u.Redacted()
 }
