@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -49,6 +51,7 @@ func runServe(e *env) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
 	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
 	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
+	storeReset := fs.Bool("store-reset", false, "with -store bolt:PATH, move a damaged file aside (PATH.damaged-TIME) and start with an empty cache")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	rate := fs.Float64("rate", 5, "outbound fetches per second per client; 0: no per-client limit")
 	burst := fs.Int("burst", 20, "outbound fetches a client may make at once before -rate applies")
@@ -103,7 +106,7 @@ func runServe(e *env) int {
 	// from the retries before it; once serving, its warnings go into the
 	// structured log instead of raw lines on standard error.
 	redis.SetLogger(serveRedisLog{})
-	closeStore, err := serveStore(&cfg, *store)
+	closeStore, err := serveStore(&cfg, *store, *storeReset, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep serve: -store %s: %v\n", redactStore(*store), err)
 		return exitUsage
@@ -148,7 +151,7 @@ func limitText(rate float64, burst int) string {
 
 // serveStore configures the robots.txt cache named by -store and returns
 // the function that closes it.
-func serveStore(cfg *server.Config, spec string) (func(), error) {
+func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (func(), error) {
 	switch {
 	case spec == "memory":
 		return func() {}, nil
@@ -158,6 +161,15 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 			return nil, fmt.Errorf("give a file after bolt:, e.g. -store bolt:robots.db")
 		}
 		st, err := boltstore.Open(path)
+		var ce *boltstore.CorruptError
+		if errors.As(err, &ce) && reset {
+			aside := fmt.Sprintf("%s.damaged-%d", path, time.Now().Unix())
+			if rerr := os.Rename(path, aside); rerr != nil {
+				return nil, fmt.Errorf("%v; moving it aside: %v", err, rerr)
+			}
+			fmt.Fprintf(stderr, "rep serve: %v\nrep serve: moved it to %s; starting with an empty cache\n", err, aside)
+			st, err = boltstore.Open(path)
+		}
 		if err != nil {
 			return nil, err
 		}

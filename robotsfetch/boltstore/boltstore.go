@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -44,25 +45,83 @@ type Store struct {
 	leases    lease.Table
 }
 
+// CorruptError is the error Open returns for a file that is not a sound
+// bbolt database (truncated, overwritten, pages zeroed): the store cannot
+// be trusted, and the file must be moved aside or deleted (rep serve
+// -store-reset does so) before a fresh one is made in its place.
+type CorruptError struct {
+	Path string
+	Err  error // what the check found
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("boltstore: %s is damaged (%v): move it aside or delete it and a new cache will be made (rep serve: -store-reset)", e.Path, e.Err)
+}
+
+// Unwrap returns what the check found.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
 // Open opens (creating if needed) the store at path. It waits at most a
-// second for another process's lock on the file.
+// second for another process's lock on the file. It reads every page of an
+// existing file first: a damaged one is a *CorruptError, never a panic or
+// a fault later.
 func Open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	var db *bolt.DB
+	err := safe(func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		// bbolt's own message is a bare "timeout".
 		return nil, fmt.Errorf("boltstore: opening %s: another process holds it (a bolt file serves one process at a time; use a Redis store to share a cache): %w", path, err)
 	}
 	if err != nil {
+		var f *faultError
+		if errors.As(err, &f) || errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) ||
+			errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, berrors.ErrInvalidMapping) {
+			return nil, &CorruptError{Path: path, Err: err}
+		}
 		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 	}
-	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucket)
-		return err
-	}); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
+	err = safe(func() error {
+		if err := db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				return err
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		return db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bucket)
+			return err
+		})
+	})
+	if err != nil {
+		safe(db.Close)
+		return nil, &CorruptError{Path: path, Err: err}
 	}
 	return &Store{db: db}, nil
+}
+
+// faultError is a panic or a memory fault inside bbolt, turned into an
+// error: a damaged file makes bbolt panic ("assertion failed") or read
+// past the end of its mapping (SIGBUS).
+type faultError struct{ v any }
+
+func (e *faultError) Error() string { return fmt.Sprintf("bbolt failed on the file: %v", e.v) }
+
+// safe runs f, turning a panic or a memory fault (debug.SetPanicOnFault)
+// into an error, so that a damaged file never takes the process down.
+func safe(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if v := recover(); v != nil {
+			err = &faultError{v}
+		}
+	}()
+	return f()
 }
 
 // Close closes the file.
@@ -79,11 +138,13 @@ func (s *Store) now() time.Time {
 // unknown format or version, is absent.
 func (s *Store) Get(_ context.Context, key string) (*robotsfetch.Entry, error) {
 	var data []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucket).Get([]byte(key)); v != nil {
-			data = append([]byte(nil), v...) // v is valid only inside the transaction
-		}
-		return nil
+	err := safe(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			if v := tx.Bucket(bucket).Get([]byte(key)); v != nil {
+				data = append([]byte(nil), v...) // v is valid only inside the transaction
+			}
+			return nil
+		})
 	})
 	if err != nil || data == nil {
 		return nil, err
@@ -119,14 +180,16 @@ func (s *Store) Put(_ context.Context, key string, e *robotsfetch.Entry, ttl tim
 		s.lastSweep = now
 	}
 	s.mu.Unlock()
-	return s.db.Update(func(tx *bolt.Tx) error {
-		bk := tx.Bucket(bucket)
-		if sweep {
-			if err := sweepExpired(bk, now); err != nil {
-				return err
+	return safe(func() error {
+		return s.db.Update(func(tx *bolt.Tx) error {
+			bk := tx.Bucket(bucket)
+			if sweep {
+				if err := sweepExpired(bk, now); err != nil {
+					return err
+				}
 			}
-		}
-		return bk.Put([]byte(key), v)
+			return bk.Put([]byte(key), v)
+		})
 	})
 }
 
@@ -161,9 +224,11 @@ func sweepExpired(bk *bolt.Bucket, now time.Time) error {
 // Len returns how many values the file holds, expired ones included.
 func (s *Store) Len() (int, error) {
 	n := 0
-	err := s.db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bucket).Stats().KeyN
-		return nil
+	err := safe(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			n = tx.Bucket(bucket).Stats().KeyN
+			return nil
+		})
 	})
 	return n, err
 }
