@@ -40,7 +40,7 @@ func TestCorruptFiles(t *testing.T) {
 	}
 	page := 4096
 	damage := map[string]func([]byte) []byte{
-		"truncated to 10 KB":   func(b []byte) []byte { return b[:10 << 10] },
+		"truncated to 10 KB":   func(b []byte) []byte { return b[:10<<10] },
 		"truncated to 3 pages": func(b []byte) []byte { return b[:3*page] },
 		"meta pages zeroed":    func(b []byte) []byte { clear(b[:2*page]); return b },
 		"bucket page zeroed": func(b []byte) []byte {
