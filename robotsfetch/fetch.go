@@ -40,6 +40,7 @@ const (
 	DefaultOutageLimit    = 30 * 24 * time.Hour // RFC 9309 §2.3.1.4's example, Google
 	DefaultMaxRedirects   = 5                   // RFC 9309 §2.3.1.2, Google
 	DefaultMaxOrigins     = 10000
+	DefaultMaxCacheBytes  = 32 << 20 // parsed files kept in memory: about 20 files at the 500 KiB limit, thousands of typical ones
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultHeaderTimeout  = 10 * time.Second
 	DefaultBodyTimeout    = 20 * time.Second
@@ -68,9 +69,12 @@ type Options struct {
 	// MaxRedirects is how many redirects are followed; one more makes the
 	// file unavailable.
 	MaxRedirects int
-	// MaxOrigins bounds the origins kept parsed in memory (least recently
-	// used first out).
-	MaxOrigins int
+	// MaxOrigins and MaxCacheBytes bound the origins kept parsed in memory,
+	// by count and by their estimated footprint (body, parsed file and
+	// outcome); the least recently used go first. A negative MaxCacheBytes
+	// lifts the byte bound.
+	MaxOrigins    int
+	MaxCacheBytes int64
 	// MaxAge caps how long any result is reused; MinAge is how long every
 	// result is reused at least (negative: not at all); RetryInterval is how
 	// long an unreachable result stands when the server sends no
@@ -185,6 +189,12 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{o: o, flight: make(map[string]*call)}
 	f.cache.max = o.MaxOrigins
+	switch {
+	case o.MaxCacheBytes == 0:
+		f.cache.maxBytes = DefaultMaxCacheBytes
+	case o.MaxCacheBytes > 0:
+		f.cache.maxBytes = o.MaxCacheBytes
+	}
 	if l, ok := o.Store.(Leaser); ok && o.LeaseTTL > 0 {
 		f.leaser = l
 	}
@@ -231,6 +241,14 @@ func (f *Fetcher) Len() int {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	return f.cache.len()
+}
+
+// CacheBytes returns the estimated footprint of the origins held in
+// memory (see Options.MaxCacheBytes).
+func (f *Fetcher) CacheBytes() int64 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.cache.bytes
 }
 
 // Robots is the answer for one origin: the fetch outcome and, when the

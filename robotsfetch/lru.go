@@ -2,25 +2,37 @@ package robotsfetch
 
 import "sync/atomic"
 
-// lru bounds the origins held in memory with the CLOCK approximation of
-// least-recently-used: a hit only sets the item's reference bit, so lookups
-// run under a read lock and concurrent crawler goroutines do not serialise
-// on the cache; eviction sweeps a ring, sparing (once) each item used since
-// the last sweep. get may be called under a read lock; put needs the write
-// lock.
+// lru bounds the origins held in memory, by count and by bytes, with the
+// CLOCK approximation of least-recently-used: a hit only sets the item's
+// reference bit, so lookups run under a read lock and concurrent crawler
+// goroutines do not serialise on the cache; eviction sweeps a ring,
+// sparing (once) each item used since the last sweep, so hot origins stay.
+// get may be called under a read lock; put needs the write lock.
 type lru struct {
-	max  int
-	m    map[string]*item
-	ring []*item
-	hand int
+	max      int   // items
+	maxBytes int64 // their footprint
+	bytes    int64
+	m        map[string]*item
+	ring     []*item // nil slots are free
+	free     []int
+	hand     int
 }
 
 type item struct {
 	origin string
 	robots *Robots
 	entry  *Entry
+	size   int64
 	ref    atomic.Bool
 	slot   int
+}
+
+// footprint estimates what an item keeps alive: the body (shared by the
+// parsed answer and the entry), the parsed file (about twice its input:
+// BENCHMARKS.md, retained bytes per input byte) and a fixed overhead for
+// the outcome, the entry and the map.
+func footprint(r *Robots) int64 {
+	return 3*int64(len(r.Body)) + 2048
 }
 
 func (c *lru) get(origin string) *item {
@@ -35,30 +47,47 @@ func (c *lru) put(it *item) {
 	if c.m == nil {
 		c.m = make(map[string]*item)
 	}
+	it.size = footprint(it.robots)
 	if old, ok := c.m[it.origin]; ok {
 		it.slot = old.slot
 		it.ref.Store(true)
 		c.ring[it.slot] = it
 		c.m[it.origin] = it
-		return
+		c.bytes += it.size - old.size
+	} else {
+		c.m[it.origin] = it
+		c.bytes += it.size
+		if n := len(c.free); n > 0 {
+			it.slot = c.free[n-1]
+			c.free = c.free[:n-1]
+			c.ring[it.slot] = it
+		} else {
+			it.slot = len(c.ring)
+			c.ring = append(c.ring, it)
+		}
 	}
-	c.m[it.origin] = it
-	if len(c.ring) < c.max {
-		it.slot = len(c.ring)
-		c.ring = append(c.ring, it)
-		return
+	for len(c.m) > 1 && (len(c.m) > c.max || c.maxBytes > 0 && c.bytes > c.maxBytes) {
+		c.evict(it)
 	}
+}
+
+// evict removes one item other than keep, the first in the CLOCK sweep not
+// used since the hand last passed it.
+func (c *lru) evict(keep *item) {
 	for {
 		cand := c.ring[c.hand]
-		if cand.ref.Load() {
+		c.hand = (c.hand + 1) % len(c.ring)
+		switch {
+		case cand == nil || cand == keep:
+			continue
+		case cand.ref.Load():
 			cand.ref.Store(false)
-			c.hand = (c.hand + 1) % len(c.ring)
 			continue
 		}
 		delete(c.m, cand.origin)
-		it.slot = c.hand
-		c.ring[c.hand] = it
-		c.hand = (c.hand + 1) % len(c.ring)
+		c.bytes -= cand.size
+		c.ring[cand.slot] = nil
+		c.free = append(c.free, cand.slot)
 		return
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -137,12 +138,21 @@ type Leaser interface {
 type MemoryStore struct {
 	// Now is the clock used for ttl; nil means time.Now. Leases expire on
 	// the wall clock.
-	Now    func() time.Time
-	mu     sync.Mutex
-	m      map[string]memoryItem
-	puts   int
-	leases lease.Table
+	Now func() time.Time
+	// MaxBytes bounds the encoded entries held (0: DefaultStoreBytes;
+	// negative: no bound). Past it, expired entries go first, then those
+	// that expire soonest.
+	MaxBytes int64
+	mu       sync.Mutex
+	m        map[string]memoryItem
+	bytes    int64
+	puts     int
+	leases   lease.Table
 }
+
+// DefaultStoreBytes is a MemoryStore's default byte bound: about 60 files
+// at the 500 KiB limit, tens of thousands of typical ones.
+const DefaultStoreBytes = 32 << 20
 
 type memoryItem struct {
 	data    []byte
@@ -181,12 +191,67 @@ func (s *MemoryStore) Put(_ context.Context, key string, e *Entry, ttl time.Dura
 	if len(s.m) >= 1024 && s.puts%1024 == 0 { // amortised sweep of expired entries
 		for k, it := range s.m {
 			if !now.Before(it.expires) {
-				delete(s.m, k)
+				s.drop(k, it)
 			}
 		}
 	}
+	if old, ok := s.m[key]; ok {
+		s.drop(key, old)
+	}
 	s.m[key] = memoryItem{data: b, expires: now.Add(ttl)}
+	s.bytes += int64(len(b))
+	if max := s.maxBytes(); max > 0 && s.bytes > max {
+		s.shrink(key, max*9/10, now)
+	}
 	return nil
+}
+
+func (s *MemoryStore) maxBytes() int64 {
+	if s.MaxBytes == 0 {
+		return DefaultStoreBytes
+	}
+	return s.MaxBytes
+}
+
+func (s *MemoryStore) drop(k string, it memoryItem) {
+	delete(s.m, k)
+	s.bytes -= int64(len(it.data))
+}
+
+// shrink drops entries other than keep until the store holds at most
+// target bytes: the expired ones, then those that expire soonest (the
+// least useful to keep). It runs under s.mu, and shrinks to 90% of the
+// bound so that its O(n log n) pass is amortised over many Puts.
+func (s *MemoryStore) shrink(keep string, target int64, now time.Time) {
+	type cand struct {
+		k  string
+		it memoryItem
+	}
+	var cs []cand
+	for k, it := range s.m {
+		if k == keep {
+			continue
+		}
+		if !now.Before(it.expires) {
+			s.drop(k, it)
+			continue
+		}
+		cs = append(cs, cand{k, it})
+	}
+	slices.SortFunc(cs, func(a, b cand) int { return a.it.expires.Compare(b.it.expires) })
+	for _, c := range cs {
+		if s.bytes <= target {
+			return
+		}
+		s.drop(c.k, c.it)
+	}
+}
+
+// Bytes returns the encoded size of the entries held.
+func (s *MemoryStore) Bytes() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes
 }
 
 // AcquireLease implements Leaser.

@@ -59,6 +59,11 @@ type Config struct {
 	// robotsfetch.MemoryStore when nil; boltstore to survive restarts,
 	// redisstore to share one cache across a fleet).
 	Store robotsfetch.Store
+	// CacheBytes bounds the memory of each robots.txt cache the server
+	// keeps: the parsed files of each fetcher, and the MemoryStore when
+	// Store is nil (0: robotsfetch's defaults, 32 MiB each; negative: no
+	// bound).
+	CacheBytes int64
 	// RatePerSecond and Burst bound the outbound fetches made for one
 	// client (by remote IP): a token bucket refilled at RatePerSecond
 	// holding at most Burst tokens. Only requests that need a fetch spend
@@ -138,7 +143,7 @@ func newServer(c Config, g guard) (*Server, error) {
 		c.OriginBurst = max(1, int(c.OriginRate))
 	}
 	if c.Store == nil {
-		c.Store = &robotsfetch.MemoryStore{Now: c.Now}
+		c.Store = &robotsfetch.MemoryStore{Now: c.Now, MaxBytes: c.CacheBytes}
 	}
 	m := &metrics{}
 	c.Store = countingStore{c.Store, m}
@@ -151,7 +156,8 @@ func newServer(c Config, g guard) (*Server, error) {
 		if s.fetchers[po] != nil {
 			continue // bing and yandex parse alike
 		}
-		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup})
+		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now,
+			Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup, MaxCacheBytes: c.CacheBytes})
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +52,7 @@ func runServe(e *env) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
 	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
 	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
+	cacheSize := fs.String("cache-size", "32MiB", "memory bound of each robots.txt cache: the parsed files, and the memory store (`SIZE`: 64MiB, 512KiB, 1GiB, bytes)")
 	storeReset := fs.Bool("store-reset", false, "with -store bolt:PATH, move a damaged file aside (PATH.damaged-TIME) and start with an empty cache")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	rate := fs.Float64("rate", 5, "outbound fetches per second per client; 0: no per-client limit")
@@ -99,7 +101,12 @@ func runServe(e *env) int {
 		return exitUsage
 	}
 	log := slog.New(h)
-	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate,
+	cacheBytes, err := parseSize(*cacheSize)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep serve: -cache-size: %v\n", err)
+		return exitUsage
+	}
+	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate, CacheBytes: cacheBytes,
 		RatePerSecond: offIfZero(*rate), Burst: *burst, OriginRate: offIfZero(*originRate), OriginBurst: *originBurst, Trust: trust}
 	// go-redis logs connection trouble through a global logger. At start,
 	// an unreachable Redis is one error message below, not four warnings
@@ -221,4 +228,25 @@ func redactStore(spec string) string {
 		return spec
 	}
 	return u.Redacted()
+}
+
+// parseSize reads a byte count: a whole number with an optional unit, KiB,
+// MiB, GiB (or K, M, G, the same powers of two), or none for bytes.
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"K", 10}, {"M", 20}, {"G", 30}, {"B", 0}}
+	t, shift := strings.TrimSpace(s), uint(0)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, shift = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<50)>>shift {
+		return 0, fmt.Errorf("%q is not a size: give a positive whole number with KiB, MiB or GiB, e.g. 64MiB", s)
+	}
+	return n << shift, nil
 }

@@ -37,3 +37,21 @@ func TestServeHidesStorePassword(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSize: -cache-size's sizes, and what is refused.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"64MiB": 64 << 20, "512KiB": 512 << 10, "1GiB": 1 << 30, "32M": 32 << 20, "4096": 4096, "10B": 10, " 2 MiB ": 2 << 20} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-5MiB", "lots", "1.5MiB", "9999999GiB"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"serve", "-cache-size", "lots"}, nil, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "-cache-size") {
+		t.Errorf("-cache-size lots: exit %d, %q", code, errb.String())
+	}
+}
