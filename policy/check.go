@@ -274,11 +274,14 @@ func (p *Policy) Agents() []*rep.Agent {
 			}
 		}
 	}
-	if a, err := rep.NewAgent("UnlistedBot", rep.AgentOptions{}); err == nil && !seen["unlistedbot"] {
+	if a, err := rep.NewAgent(unlisted, rep.AgentOptions{}); err == nil && !seen[strings.ToLower(unlisted)] {
 		out = append(out, a)
 	}
 	return out
 }
+
+// unlisted is the crawler Agents adds for "every other crawler".
+const unlisted = "UnlistedBot"
 
 // RoundTrip asks the generated robots.txt, through rep's engine with each
 // crawler's documented behaviour, about every crawler of Agents and every
