@@ -151,9 +151,14 @@ func (p *Policy) Check() []Finding {
 		add(p.pos.inTable("usage", 0, "content_signal"), lint.Warning, CodeUsageSyntax, "usage.content_signal: %v", err)
 	}
 	for _, f := range p.Lint().Findings {
-		if f.Severity >= lint.Warning {
-			add(0, f.Severity, CodeRobotsLint, "generated robots.txt line %d: %s [%s]", f.Line, f.Message, f.Code)
+		if f.Severity < lint.Warning || p.Staging && f.Code == "disallow-all" {
+			continue // a staging site means it
 		}
+		hint := ""
+		if f.Code == "disallow-all" {
+			hint = " (for a site that must never be crawled, write staging = true)"
+		}
+		add(0, f.Severity, CodeRobotsLint, "generated robots.txt line %d: %s [%s]%s", f.Line, f.Message, f.Code, hint)
 	}
 	for _, m := range p.RoundTrip() {
 		add(m.line, lint.Error, CodeRoundTrip, "%s", m)

@@ -39,6 +39,11 @@ type Policy struct {
 	Headers []Header `toml:"header"`
 	// Usage are the site-wide usage preferences.
 	Usage Usage `toml:"usage"`
+	// Staging marks a site that must never be crawled nor indexed: the
+	// policy's only group disallows everything to every crawler, and every
+	// response carries X-Robots-Tag: noindex, nofollow. It excludes
+	// [[group]].
+	Staging bool `toml:"staging"`
 
 	// Source names the file the policy was read from, for the comment at
 	// the top of the generated robots.txt and for error messages.
@@ -186,12 +191,20 @@ func Parse(source string, data []byte) (*Policy, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	if p.Staging {
+		if len(p.Groups) > 0 {
+			return nil, invalid(source, p.Groups[0].Line, "group[1]", "staging = true disallows everything to every crawler: leave the [[group]] tables out")
+		}
+		line := p.pos.top("staging")
+		p.Groups = []Group{{Agents: []string{"*"}, Disallow: []string{"/"}, Comment: "A staging site: no crawler may fetch anything.", Line: line}}
+		p.Headers = append([]Header{{Path: "/", XRobotsTag: "noindex, nofollow", Line: line}}, p.Headers...)
+	}
 	return p, nil
 }
 
 // schema is the kind of value every key of the file takes.
 var schema = map[string]string{
-	"sitemaps": "array", "enforce": "string", "group": "tables",
+	"sitemaps": "array", "enforce": "string", "staging": "bool", "group": "tables",
 	"header": "tables", "usage": "table",
 	"agents": "array", "categories": "array", "allow": "array", "disallow": "array",
 	"crawl_delay": "number", "content_usage": "string", "comment": "string",
@@ -203,6 +216,8 @@ func kind(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
+	case bool:
+		return "bool"
 	case int64, float64:
 		return "number"
 	case []any:

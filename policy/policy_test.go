@@ -197,3 +197,29 @@ content_usage = "train-ai=maybe"
 		t.Errorf("ai.toml: findings %v", fs)
 	}
 }
+
+func TestStaging(t *testing.T) {
+	p, err := Load("testdata/staging.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := p.Check(); len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+	if !strings.Contains(string(p.RobotsTxt()), "User-agent: *\n") || !slices.Contains(p.Blocked(), "Googlebot") {
+		t.Errorf("robots.txt:\n%s\nblocked %v", p.RobotsTxt(), p.Blocked())
+	}
+	if got := p.HeadersFor("/any/page"); !slices.Equal(got, []Field{{XRobotsTag, "noindex, nofollow"}}) {
+		t.Errorf("headers %v", got)
+	}
+	_, err = Parse("s.toml", []byte("staging = true\n\n[[group]]\nagents = [\"*\"]\n"))
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Line != 3 || !errors.Is(err, ErrInvalid) {
+		t.Errorf("staging with a group: %v", err)
+	}
+	// Without staging, shutting everyone out is an error that says how.
+	p = mustParse(t, "[[group]]\nagents = [\"*\"]\ndisallow = [\"/\"]\n")
+	if fs := p.Check(); len(fs) != 1 || fs[0].Severity != lint.Error || !strings.Contains(fs[0].Message, "staging = true") {
+		t.Errorf("findings %v", fs)
+	}
+}

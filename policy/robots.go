@@ -156,6 +156,9 @@ func (p *Policy) writeRobots() []byte {
 			b.WriteString("Content-Usage: " + cu + "\n")
 		}
 	}
+	if len(p.Groups) == 0 {
+		b.WriteString("\n# The policy restricts no crawler.\nUser-agent: *\nDisallow:\n")
+	}
 	if len(p.Sitemaps) > 0 {
 		b.WriteString("\n")
 		for _, s := range p.Sitemaps {
