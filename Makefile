@@ -1,7 +1,8 @@
 # make test is the one command that checks everything: formatting, vet,
 # staticcheck and every test with the race detector. It installs what the
 # tests need (redis-server for the Redis store, chromium for the browser
-# tests) with apt-get when they are missing; a test that cannot find them
+# tests, nginx, apache2, caddy and haproxy for the generated server
+# configurations) with apt-get when they are missing; a test that cannot find them
 # fails, it never skips.
 
 # The robots.txt corpus (15 MB of third-party files) is not in the
@@ -24,6 +25,9 @@ deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	for s in nginx apache2 caddy haproxy; do \
+		command -v $$s >/dev/null 2>&1 || [ -x /usr/sbin/$$s ] || missing="$$missing $$s"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

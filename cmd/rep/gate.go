@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/netip"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/gate"
+	"github.com/rep-toolkit/rep/lint"
+	"github.com/rep-toolkit/rep/policy"
+)
+
+func init() {
+	register(&command{name: "gate", summary: "enforce a policy in front of a site: reverse proxy or forward-auth endpoint", run: runGate})
+}
+
+const gateUsage = `usage: rep gate -policy POLICY -upstream URL [-addr HOST:PORT] [-trust CIDR ...] [flags]
+       rep gate -policy POLICY -forward-auth [-addr HOST:PORT] [-trust CIDR ...] [flags]
+
+Puts a policy (see rep policy and docs/policy.md) in front of a site. With
+-upstream it is a reverse proxy: it serves /robots.txt from the policy, adds
+the policy's X-Robots-Tag and Content-Usage headers, and under enforce =
+"block" refuses with 403 a request claiming a crawler that verification
+(IP lists, reverse DNS) finds spoofed, or a crawler asking for a path its
+group disallows; under "log" it only logs. /robots.txt and /.well-known/
+are never refused.
+
+With -forward-auth it answers a proxy's questions instead: 200 to let a
+request through, 403 to refuse it, for nginx auth_request (send
+X-Original-URI and X-Real-IP), Caddy forward_auth and Traefik ForwardAuth
+(X-Forwarded-Uri, X-Forwarded-For). The proxy's address must be in -trust
+for the client's address to be believed.
+
+Every decision is logged as one JSON line on standard output (or -log
+FILE): a log rep audit reads.
+
+Exit status: 0 stopped by a signal, 1 the server failed, 2 usage or input
+error.
+
+flags:
+`
+
+type cidrFlag []netip.Prefix
+
+func (c *cidrFlag) String() string {
+	s := make([]string, len(*c))
+	for i, p := range *c {
+		s[i] = p.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (c *cidrFlag) Set(v string) error {
+	for f := range strings.SplitSeq(v, ",") {
+		f = strings.TrimSpace(f)
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return fmt.Errorf("%q is neither a CIDR (10.0.0.0/8) nor an address", f)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		*c = append(*c, p.Masked())
+	}
+	return nil
+}
+
+func runGate(e *env) int {
+	fs := flag.NewFlagSet("gate", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	policyFile := fs.String("policy", "", "the policy `FILE` (TOML)")
+	upstream := fs.String("upstream", "", "reverse-proxy to the site at `URL`")
+	forwardAuth := fs.Bool("forward-auth", false, "answer forward-auth requests (200 or 403) instead of proxying")
+	addr := fs.String("addr", "127.0.0.1:8090", "listen on `HOST:PORT`")
+	var trust cidrFlag
+	fs.Var(&trust, "trust", "believe X-Forwarded-For and X-Real-IP from proxies in `CIDR` (repeatable, or comma-separated)")
+	enforce := fs.String("enforce", "", "override the policy's enforce: off, log or block")
+	offline := fs.Bool("offline", false, "verify by IP lists only, without reverse DNS")
+	resolver := fs.String("resolver", "", "DNS server `HOST:PORT` for reverse DNS (default: the system's)")
+	logFile := fs.String("log", "", "append the decision log to `FILE` instead of standard output")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), gateUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "rep gate: unexpected argument %q: the policy is given with -policy\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *policyFile == "" {
+		fmt.Fprintln(e.stderr, "rep gate: -policy is required")
+		return exitUsage
+	}
+	if (*upstream == "") == !*forwardAuth {
+		fmt.Fprintln(e.stderr, "rep gate: give -upstream URL (reverse proxy) or -forward-auth, not both")
+		return exitUsage
+	}
+	var target *url.URL
+	if *upstream != "" {
+		u, err := url.Parse(*upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fmt.Fprintf(e.stderr, "rep gate: -upstream %q: want an http or https URL, e.g. http://127.0.0.1:8080\n", *upstream)
+			return exitUsage
+		}
+		target = u
+	}
+	switch policy.Enforce(*enforce) {
+	case "", policy.Off, policy.Log, policy.Block:
+	default:
+		fmt.Fprintf(e.stderr, "rep gate: -enforce %q: want off, log or block\n", *enforce)
+		return exitUsage
+	}
+	p, err := policy.Load(*policyFile)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
+		return exitUsage
+	}
+	for _, f := range p.Check() {
+		fmt.Fprintf(e.stderr, "rep gate: %s:%d: %s: %s [%s]\n", p.Source, f.Line, f.Severity, f.Message, f.Code)
+		if f.Severity >= lint.Error {
+			fmt.Fprintln(e.stderr, "rep gate: the policy has errors (above): fix them first (rep policy check)")
+			return exitUsage
+		}
+	}
+	v := &identity.Verifier{}
+	switch {
+	case *offline:
+	case *resolver != "":
+		if _, _, err := net.SplitHostPort(*resolver); err != nil {
+			fmt.Fprintf(e.stderr, "rep gate: -resolver %q: want HOST:PORT, e.g. 127.0.0.1:53\n", *resolver)
+			return exitUsage
+		}
+		v.Resolver = identity.NewResolver(*resolver)
+	default:
+		v.Resolver = net.DefaultResolver
+	}
+	var logw io.Writer = e.stdout
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		logw = f
+	}
+	logger := slog.New(slog.NewJSONHandler(logw, nil))
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
+		return exitUsage
+	}
+	var h http.Handler
+	if target != nil {
+		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.SetXForwarded()
+			r.Out.Host = r.In.Host
+		}}
+		g := gate.New(p, proxy, gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce)})
+		h = g
+		fmt.Fprintf(e.stderr, "rep gate: enforce %s, proxying http://%s/ to %s\n", gateMode(p, *enforce), ln.Addr(), target)
+	} else {
+		g := gate.New(p, http.NotFoundHandler(), gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce)})
+		h = g.ForwardAuth()
+		fmt.Fprintf(e.stderr, "rep gate: enforce %s, forward-auth endpoint on http://%s/\n", gateMode(p, *enforce), ln.Addr())
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
+		return exitFinding
+	case <-e.ctx.Done():
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
+	}
+	return exitOK
+}
+
+func gateMode(p *policy.Policy, override string) policy.Enforce {
+	if override != "" {
+		return policy.Enforce(override)
+	}
+	return p.EnforceMode()
+}

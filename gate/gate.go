@@ -1,0 +1,374 @@
+// Package gate enforces a crawler policy (package policy) in front of a
+// site: Handler wraps any http.Handler, serves /robots.txt from the policy
+// with an ETag and Cache-Control, adds the policy's X-Robots-Tag and
+// Content-Usage headers per path, and judges every request that claims to
+// be a crawler.
+//
+// A request whose User-Agent names a crawler of the registry is verified
+// (published IP lists and forward-confirmed reverse DNS, package
+// crawlers/identity; answers cached per IP) and asked of the generated
+// robots.txt as that crawler reads it (rep.Agent.Decide). Under the
+// policy's enforce = "block" it is refused with 403 when verification finds
+// it spoofed, or when its group disallows the path; under "log" the
+// decision is only logged; under "off" nothing is judged. /robots.txt and
+// everything under /.well-known/ are never refused: a crawler must be able
+// to read the rules that shut it out.
+//
+// Each judged request is logged with log/slog as one record whose keys
+// (time, client_ip, method, host, uri, status, user_agent) are those of a
+// JSON access log: a slog.JSONHandler's output is a log rep audit reads.
+// ForwardAuth answers the same question for nginx auth_request, Caddy
+// forward_auth and Traefik ForwardAuth.
+package gate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/policy"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// Options configure New. The zero value verifies with the embedded IP lists
+// and the system's DNS resolver and logs with slog.Default.
+type Options struct {
+	// Verifier checks crawler identities; nil means the embedded IP lists
+	// and the system's resolver.
+	Verifier *identity.Verifier
+	// Logger receives one record per judged request; nil means
+	// slog.Default().
+	Logger *slog.Logger
+	// Trust lists the proxies whose X-Forwarded-For (and, for ForwardAuth,
+	// X-Real-IP) give the client's address; a request from anywhere else
+	// is judged by its connection's address.
+	Trust []netip.Prefix
+	// Enforce overrides the policy's enforce key when set.
+	Enforce policy.Enforce
+	// CacheTTL is how long a verification is reused for one IP and
+	// crawler; zero means an hour.
+	CacheTTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Action is what the gate does with a request.
+type Action string
+
+// Values of Action.
+const (
+	Allow  Action = "allow"  // passed on
+	Refuse Action = "refuse" // refused with 403
+	// LogOnly is a request the policy refuses, passed on because
+	// enforce is "log".
+	LogOnly Action = "log-only"
+)
+
+// Decision is the gate's verdict on one request and why.
+type Decision struct {
+	Action Action
+	// Reason says in a few words why: "not a crawler", "spoofed: ...",
+	// "disallowed by robots.txt line 12", "exempt: /robots.txt".
+	Reason string
+	// Crawler is the crawler the User-Agent names; nil for others.
+	Crawler *crawlers.Crawler
+	// Identity is the verification's verdict, empty when none was made.
+	Identity identity.Verdict
+	// Rule is the robots.txt decision for the crawler; its Line is 0 when
+	// no rule decided or no crawler was named.
+	Rule robotstxt.Rule
+	// ClientIP is the address the request was judged by.
+	ClientIP netip.Addr
+}
+
+// Gate is the middleware. It is safe for concurrent use.
+type Gate struct {
+	p       *policy.Policy
+	next    http.Handler
+	o       Options
+	enforce policy.Enforce
+	robots  []byte
+	etag    string
+	files   map[robotstxt.Profile]*robotstxt.File
+
+	mu    sync.Mutex
+	cache map[cacheKey]cacheEntry
+}
+
+type cacheKey struct {
+	ip      netip.Addr
+	crawler *crawlers.Crawler
+}
+
+type cacheEntry struct {
+	v       identity.Result
+	expires time.Time
+}
+
+// maxCache bounds the verification cache; when full it starts afresh.
+const maxCache = 1 << 16
+
+// Handler returns the middleware with default Options.
+func Handler(p *policy.Policy, next http.Handler) http.Handler {
+	return New(p, next, Options{})
+}
+
+// New returns the middleware for p in front of next.
+func New(p *policy.Policy, next http.Handler, o Options) *Gate {
+	if o.Verifier == nil {
+		o.Verifier = &identity.Verifier{Resolver: net.DefaultResolver}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.CacheTTL <= 0 {
+		o.CacheTTL = time.Hour
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	g := &Gate{p: p, next: next, o: o, enforce: o.Enforce, robots: p.RobotsTxt(),
+		files: map[robotstxt.Profile]*robotstxt.File{}, cache: map[cacheKey]cacheEntry{}}
+	if g.enforce == "" {
+		g.enforce = p.EnforceMode()
+	}
+	sum := sha256Sum(g.robots)
+	g.etag = fmt.Sprintf(`"%x"`, sum[:12])
+	for _, e := range []engine.Engine{engine.Google, engine.Bing, engine.Yandex, engine.RFC9309} {
+		pr := e.Parser()
+		if g.files[pr] == nil {
+			g.files[pr] = robotstxt.ParseWith(g.robots, robotstxt.Options{Profile: pr})
+		}
+	}
+	return g
+}
+
+// Exempt reports whether path is never refused: /robots.txt and anything
+// under /.well-known/.
+func Exempt(path string) bool {
+	return path == "/robots.txt" || strings.HasPrefix(path, "/.well-known/")
+}
+
+// ServeHTTP serves /robots.txt from the policy, judges the request, and
+// passes it on with the policy's headers unless it is refused.
+func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.EscapedPath()
+	if path == "/robots.txt" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		g.serveRobots(w, r)
+		return
+	}
+	g.p.SetHeaders(w.Header(), path)
+	if g.enforce == policy.Off {
+		g.next.ServeHTTP(w, r)
+		return
+	}
+	d := g.Decide(r.Context(), g.clientIP(r, false), r.UserAgent(), r.URL.RequestURI())
+	rw := &recorder{ResponseWriter: w}
+	if d.Action == Refuse {
+		http.Error(rw, "403 forbidden: "+d.Reason, http.StatusForbidden)
+	} else {
+		g.next.ServeHTTP(rw, r)
+	}
+	g.log(r.Context(), d, r.Method, r.Host, r.URL.RequestURI(), r.Proto, r.UserAgent(), r.Referer(), rw.status(), rw.n)
+}
+
+func (g *Gate) serveRobots(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("ETag", g.etag)
+	h.Set("Cache-Control", "public, max-age=3600")
+	rw := &recorder{ResponseWriter: w}
+	http.ServeContent(rw, r, "robots.txt", time.Time{}, bytes.NewReader(g.robots))
+	if g.enforce != policy.Off {
+		d := g.Decide(r.Context(), g.clientIP(r, false), r.UserAgent(), "/robots.txt")
+		g.log(r.Context(), d, r.Method, r.Host, r.URL.RequestURI(), r.Proto, r.UserAgent(), r.Referer(), rw.status(), rw.n)
+	}
+}
+
+// Decide judges a request for target (a path with its query) from ip with
+// userAgent under the gate's enforcement.
+func (g *Gate) Decide(ctx context.Context, ip netip.Addr, userAgent, target string) Decision {
+	d := Decision{Action: Allow, ClientIP: ip}
+	path, _, _ := strings.Cut(target, "?")
+	c, ok := crawlers.Match(userAgent)
+	if !ok {
+		d.Reason = "not a crawler"
+		return d
+	}
+	d.Crawler = c
+	if Exempt(path) {
+		d.Reason = "exempt: " + path
+		return d
+	}
+	if c.Source == crawlers.SourceRegistry {
+		res := g.verify(ctx, ip, c)
+		d.Identity = res.Verdict
+		if res.Verdict == identity.Spoofed {
+			d.Action = Refuse
+			d.Reason = "spoofed " + c.Name
+			if res.Reason != "" {
+				d.Reason += ": " + res.Reason
+			}
+			return g.enforced(d)
+		}
+	}
+	a := rep.AgentFor(c, engine.Auto)
+	rd := a.Decide(g.files[a.Parser()], target)
+	d.Rule = rd.Rule
+	if rd.Allowed {
+		d.Reason = "allowed by robots.txt"
+		if rd.Rule.Line > 0 {
+			d.Reason += fmt.Sprintf(" line %d", rd.Rule.Line)
+		}
+		return d
+	}
+	d.Action = Refuse
+	d.Reason = fmt.Sprintf("%s disallowed by robots.txt line %d (%s)", c.Name, rd.Rule.Line, rd.Rule)
+	return g.enforced(d)
+}
+
+// enforced turns a refusal into LogOnly unless the gate blocks.
+func (g *Gate) enforced(d Decision) Decision {
+	if d.Action == Refuse && g.enforce != policy.Block {
+		d.Action = LogOnly
+	}
+	return d
+}
+
+// verify checks ip's claim to be c, reusing an answer for CacheTTL.
+func (g *Gate) verify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler) identity.Result {
+	k := cacheKey{ip, c}
+	now := g.o.Now()
+	g.mu.Lock()
+	e, ok := g.cache[k]
+	g.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.v
+	}
+	res := g.o.Verifier.VerifyCrawler(ctx, ip, c, now)
+	if res.Err != nil {
+		return res // a DNS failure: ask again next time
+	}
+	g.mu.Lock()
+	if len(g.cache) >= maxCache {
+		clear(g.cache)
+	}
+	g.cache[k] = cacheEntry{res, now.Add(g.o.CacheTTL)}
+	g.mu.Unlock()
+	return res
+}
+
+// clientIP is the address to judge r by: the connection's, or when it
+// comes from a trusted proxy, the last address of X-Forwarded-For that is
+// not a trusted proxy (for ForwardAuth, X-Real-IP first).
+func (g *Gate) clientIP(r *http.Request, realIP bool) netip.Addr {
+	peer, _ := netip.ParseAddrPort(r.RemoteAddr)
+	ip := peer.Addr().Unmap()
+	if !g.trusted(ip) {
+		return ip
+	}
+	if realIP {
+		if a, err := netip.ParseAddr(strings.TrimSpace(r.Header.Get("X-Real-IP"))); err == nil {
+			return a.Unmap()
+		}
+	}
+	var hops []string
+	for _, v := range r.Header.Values("X-Forwarded-For") {
+		hops = append(hops, strings.Split(v, ",")...)
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		ip = a.Unmap()
+		if !g.trusted(ip) {
+			break
+		}
+	}
+	return ip
+}
+
+func (g *Gate) trusted(ip netip.Addr) bool {
+	for _, p := range g.o.Trust {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// log writes one decision as an access-log record.
+func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua, referer string, status int, n int64) {
+	level := slog.LevelInfo
+	if d.Action != Allow {
+		level = slog.LevelWarn
+	}
+	attrs := []slog.Attr{
+		slog.String("client_ip", d.ClientIP.String()),
+		slog.String("method", method),
+		slog.String("host", host),
+		slog.String("uri", uri),
+		slog.String("proto", proto),
+		slog.Int("status", status),
+		slog.Int64("bytes", n),
+		slog.String("user_agent", ua),
+		slog.String("referer", referer),
+		slog.String("action", string(d.Action)),
+		slog.String("reason", d.Reason),
+	}
+	if d.Crawler != nil {
+		attrs = append(attrs, slog.String("crawler", d.Crawler.Name))
+	}
+	if d.Identity != "" {
+		attrs = append(attrs, slog.String("identity", string(d.Identity)))
+	}
+	if d.Rule.Line > 0 {
+		attrs = append(attrs, slog.Int("robots_line", d.Rule.Line))
+	}
+	g.o.Logger.LogAttrs(ctx, level, "rep gate", attrs...)
+}
+
+// recorder remembers the status and size of a response.
+type recorder struct {
+	http.ResponseWriter
+	code int
+	n    int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.code == 0 {
+		r.code = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.n += int64(n)
+	return n, err
+}
+
+func (r *recorder) status() int {
+	if r.code == 0 {
+		return http.StatusOK
+	}
+	return r.code
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
