@@ -34,7 +34,7 @@ func FuzzAPI(f *testing.F) {
 	f.Add("/api/lint", `{"robots":"Disalow /x\nSitemap: /s.xml"}`)
 	f.Add("/api/page", `{"headers":"X-Robots-Tag: noindex","html":"<meta name=robots content=nosnippet>","robots":"User-agent: *\nDisallow: /"}`)
 	f.Add("/api/check", `{"robots":null,"agent":[],"urls":{}}`)
-	s, err := New(Config{})
+	s, err := New(Config{Hosts: []string{"example.com"}}) // httptest.NewRequest's Host
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,6 +85,10 @@ type Config struct {
 	// crawler fleet behind one NAT, a proxy in front of the server). The
 	// per-origin limit still applies to them.
 	Trust []netip.Prefix
+	// Hosts are the host names (lower case, no port) the server answers
+	// to beside IP literals and localhost; a request naming another host
+	// is refused (421), against DNS rebinding.
+	Hosts []string
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
@@ -175,7 +182,15 @@ func newServer(c Config, g guard) (*Server, error) {
 		panic(err) // the embedded tree is fixed at build time
 	}
 	files := http.FileServerFS(static)
-	s.mux.Handle("GET /", files)
+	s.mux.Handle("GET /", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A path that is no valid file name (invalid UTF-8 such as
+		// %c0%ae, NUL) names no file: 404, not the file server's 500.
+		if p := strings.TrimPrefix(path.Clean(r.URL.Path), "/"); p != "" && !fs.ValidPath(p) {
+			writeError(w, http.StatusNotFound, "no such file")
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("ok\n"))
@@ -216,8 +231,46 @@ func newServer(c Config, g guard) (*Server, error) {
 		}
 		s.mux.ServeHTTP(w, r)
 	})
-	s.handler = s.logged(headers(cop.Handler(mux)))
+	s.handler = s.logged(headers(s.hostCheck(cop.Handler(s.crossSiteFetch(mux)))))
 	return s, nil
+}
+
+// hostCheck refuses a request whose Host header names a host the server
+// was not told it answers to: a web page whose DNS name rebinds to a local
+// rep serve would otherwise read its API from the browser. IP literals and
+// localhost are always accepted (no page can rebind them); other names
+// only as listed in Config.Hosts.
+func (s *Server) hostCheck(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.ToLower(host), ".")
+		if _, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil || host == "localhost" || host == "" || slices.Contains(s.cfg.Hosts, host) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf("this server does not answer to host %q: start it with -host %s to serve that name", host, host))
+	})
+}
+
+// fetching lists the endpoints that fetch on a caller's behalf.
+var fetching = map[string]bool{"/api/allowed": true, "/api/fetch": true, "/api/page": true, "/api/crawl": true}
+
+// crossSiteFetch refuses, for the endpoints that fetch, a request a
+// browser marks as sent from another site (Sec-Fetch-Site: cross-site): a
+// page elsewhere must not make this server fetch. Scripts and crawlers
+// send no such header and pass; the cross-origin protection already stops
+// cross-site POSTs, this stops the GETs too.
+func (s *Server) crossSiteFetch(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fetching[r.URL.Path] && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+			writeError(w, http.StatusForbidden, "cross-site requests may not make this server fetch")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // endpoints maps each API path to its method, for 405 answers.

@@ -28,7 +28,7 @@ func init() {
 
 const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB]
                  [-rate N] [-burst N] [-origin-rate N] [-origin-burst N] [-trust CIDR]...
-                 [-allow-private] [-log-format text|json]
+                 [-host NAME]... [-cache-size SIZE] [-store-reset] [-allow-private] [-log-format text|json]
 
 Serves the robots.txt tester page at http://ADDR/, the JSON API under /api/
 (check, lint, page, fetch, allowed) and counters at /metrics (Prometheus text
@@ -59,6 +59,15 @@ func runServe(e *env) int {
 	burst := fs.Int("burst", 20, "outbound fetches a client may make at once before -rate applies")
 	originRate := fs.Float64("origin-rate", 1, "fetches per second to one site (scheme://host:port); 0: no per-site limit")
 	originBurst := fs.Int("origin-burst", 5, "fetches to one site at once before -origin-rate applies")
+	var hosts []string
+	fs.Func("host", "a host `NAME` the server answers to beside IP addresses and localhost (against DNS rebinding, other names are refused); repeat for more", func(v string) error {
+		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
+		if v == "" || strings.ContainsAny(v, "/:@ ") {
+			return fmt.Errorf("%q is not a host name: give one such as rep.example.com", v)
+		}
+		hosts = append(hosts, v)
+		return nil
+	})
 	var trust []netip.Prefix
 	fs.Func("trust", "client `CIDR` exempt from the per-client limit (a fleet's NAT, a proxy); repeat for more", func(v string) error {
 		p, err := netip.ParsePrefix(v)
@@ -106,7 +115,7 @@ func runServe(e *env) int {
 		fmt.Fprintf(e.stderr, "rep serve: -cache-size: %v\n", err)
 		return exitUsage
 	}
-	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate, CacheBytes: cacheBytes,
+	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate, CacheBytes: cacheBytes, Hosts: hosts,
 		RatePerSecond: offIfZero(*rate), Burst: *burst, OriginRate: offIfZero(*originRate), OriginBurst: *originBurst, Trust: trust}
 	// go-redis logs connection trouble through a global logger. At start,
 	// an unreachable Redis is one error message below, not four warnings
