@@ -214,10 +214,13 @@ type lintRequest struct {
 }
 
 type lintResponse struct {
-	Findings  []lintFinding `json:"findings"`
-	Lines     int           `json:"lines"`
-	Size      int           `json:"size"`
-	Truncated bool          `json:"truncated"`
+	Findings []lintFinding `json:"findings"`
+	// FindingsTotal counts every finding; past MaxLintFindings only the
+	// first are in Findings.
+	FindingsTotal int  `json:"findings_total"`
+	Lines         int  `json:"lines"`
+	Size          int  `json:"size"`
+	Truncated     bool `json:"truncated"`
 }
 
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
@@ -238,7 +241,8 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	data := []byte(*req.Robots)
 	opts := e.ParseOptions() // bing and yandex: Google's parser, Crawl-delay a group member
 	f := robotstxt.ParseWith(data, opts)
-	resp := lintResponse{Findings: lintFindings(data, e, req.URL), Size: f.Size(), Truncated: f.Truncated()}
+	findings, total := lintFindings(data, e, req.URL)
+	resp := lintResponse{Findings: findings, FindingsTotal: total, Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
 	}

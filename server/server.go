@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -85,6 +86,9 @@ type Config struct {
 	// crawler fleet behind one NAT, a proxy in front of the server). The
 	// per-origin limit still applies to them.
 	Trust []netip.Prefix
+	// MaxHeavy bounds the computing requests (lint, check, page) served at
+	// once; 0 means one less than the number of CPUs (at least one).
+	MaxHeavy int
 	// Hosts are the host names (lower case, no port) the server answers
 	// to beside IP literals and localhost; a request naming another host
 	// is refused (421), against DNS rebinding.
@@ -96,10 +100,11 @@ type Config struct {
 // Server is the HTTP handler for the page and the API. It is safe for
 // concurrent use.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	mux     *http.ServeMux
-	handler http.Handler
+	heavySlots chan struct{} // see heavy
+	cfg        Config
+	log        *slog.Logger
+	mux        *http.ServeMux
+	handler    http.Handler
 	// limit bounds fetches per client, originLimit per origin; nil when
 	// disabled.
 	limit       *limiter
@@ -155,6 +160,10 @@ func newServer(c Config, g guard) (*Server, error) {
 	m := &metrics{}
 	c.Store = countingStore{c.Store, m}
 	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, metrics: m}
+	if c.MaxHeavy <= 0 {
+		c.MaxHeavy = max(1, runtime.GOMAXPROCS(0)-1) // one CPU stays free for everything else
+	}
+	s.heavySlots = make(chan struct{}, c.MaxHeavy)
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
 	s.fetchers = map[robotstxt.Options]*robotsfetch.Fetcher{}
@@ -195,11 +204,11 @@ func newServer(c Config, g guard) (*Server, error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("ok\n"))
 	})
-	s.mux.HandleFunc("POST /api/check", s.handleCheck)
-	s.mux.HandleFunc("POST /api/lint", s.handleLint)
+	s.mux.HandleFunc("POST /api/check", s.heavy(s.handleCheck))
+	s.mux.HandleFunc("POST /api/lint", s.heavy(s.handleLint))
 	s.mux.HandleFunc("GET /api/crawlers", s.handleCrawlers)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
-	s.mux.HandleFunc("POST /api/page", s.handlePage)
+	s.mux.HandleFunc("POST /api/page", s.heavy(s.handlePage))
 	s.mux.HandleFunc("GET /metrics", s.handleMetrics)
 	s.mux.HandleFunc("POST /api/fetch", s.handleFetch)
 	s.mux.HandleFunc("GET /api/allowed", s.handleAllowed)
@@ -234,6 +243,31 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.handler = s.logged(headers(s.hostCheck(cop.Handler(s.crossSiteFetch(mux)))))
 	return s, nil
 }
+
+// heavy runs h under the server's cap on computing requests (lint, check,
+// page): at most Config.MaxHeavy at once. A request waits up to
+// heavyWait for a slot, then gets 503 with Retry-After, so a burst of
+// large files cannot hold all the memory and CPU while /healthz and the
+// cached answers stay fast. A client that leaves while waiting costs
+// nothing.
+func (s *Server) heavy(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		t := time.NewTimer(heavyWait)
+		defer t.Stop()
+		select {
+		case s.heavySlots <- struct{}{}:
+			defer func() { <-s.heavySlots }()
+			h(w, r)
+		case <-t.C:
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusServiceUnavailable, "busy: too many large requests at once; retry in a second")
+		case <-r.Context().Done():
+		}
+	}
+}
+
+// heavyWait is how long a computing request waits for a slot.
+const heavyWait = 2 * time.Second
 
 // hostCheck refuses a request whose Host header names a host the server
 // was not told it answers to: a web page whose DNS name rebinds to a local
