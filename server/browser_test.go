@@ -374,7 +374,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("errors mark results stale", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
-		con.expect("status of 403")
+		con.expect("status of 400")
 		run(t, ctx,
 			chromedp.Navigate(ts.URL+"/"),
 			chromedp.WaitVisible(chromedp.ID("robots")),
