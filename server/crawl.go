@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -274,13 +275,16 @@ func (s *Server) handleCrawl(w http.ResponseWriter, r *http.Request) {
 		AllowPrivate: s.guard == nil, Transport: rt, Timeout: fetchTimeout,
 		MaxBodyBytes: maxPageBytes, Now: s.cfg.Now,
 		OnPage: func(p *crawl.Page) {
+			// Counted here, not taken from crawl.Progress, so that the
+			// counts grow with the page events.
+			prog.Crawled++
 			if p.Skipped == "" && p.Error == "" {
 				prog.Fetched++
 			}
 			st.send(crawlPage{"page", p})
 		},
 		Progress: func(p crawl.Progress) {
-			prog.Crawled, prog.Queued, prog.Findings = p.Crawled, p.Queued, p.Findings
+			prog.Queued, prog.Findings = p.Queued, p.Findings
 			st.send(crawlProgressEvent{"progress", prog})
 		},
 	}
@@ -328,12 +332,15 @@ func (st *crawlStream) send(e any) {
 		h.Set("X-Accel-Buffering", "no") // a proxy in front must not hold the progress back
 		st.w.WriteHeader(http.StatusOK)
 	}
-	b, err := json.Marshal(e)
-	if err != nil { // every event renders; keep the stream valid anyway
-		b = []byte(`{"type":"error","error":"cannot render an event"}`)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)              // evidence quotes HTML: keep it readable
+	if err := enc.Encode(e); err != nil { // every event renders; keep the stream valid anyway
+		b.Reset()
+		b.WriteString(`{"type":"error","error":"cannot render an event"}` + "\n")
 	}
 	st.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
-	if _, err := st.w.Write(append(b, '\n')); err != nil || st.rc.Flush() != nil {
+	if _, err := st.w.Write(b.Bytes()); err != nil || st.rc.Flush() != nil {
 		st.failed = true
 		st.cancel()
 	}
