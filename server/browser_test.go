@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/rep-toolkit/rep/internal/testkit/browsertest"
+	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
 )
 
 // update rewrites the screenshots under docs/ from the browser tests.
@@ -665,6 +666,102 @@ func TestBrowser(t *testing.T) {
 		}
 		if *update {
 			screenshot(t, ctx, "serve-page.png", chromedp.Steps())
+		}
+		con.check(t, cancel)
+	})
+
+	t.Run("site tab", func(t *testing.T) {
+		site := httptest.NewServer(sitegen.Planted())
+		defer site.Close()
+		l := &loopbackOnly{}
+		s, err := newServer(Config{RatePerSecond: -1, OriginRate: -1}, l.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(s)
+		defer ts.Close()
+		ctx, cancel, con := tab(t, bctx)
+		con.expect("status of 403")
+		run(t, ctx,
+			chromedp.Navigate(ts.URL+"/"),
+			chromedp.WaitVisible(chromedp.ID("tab-robots")),
+			// Keyboard: End goes to the last tab.
+			chromedp.Focus(chromedp.ID("tab-robots")),
+			chromedp.KeyEvent(kb.End),
+			chromedp.WaitVisible(chromedp.ID("site-url")),
+			waitJS(`document.querySelectorAll('#site-purposes button').length > 0`),
+			// Every text the progress line shows, kept to check it moved.
+			chromedp.Evaluate[chromedp.Void](`window.seen = []; new MutationObserver(rs => { for (const r of rs) for (const n of r.addedNodes) window.seen.push(n.textContent); }).observe(document.getElementById('site-count'), {childList: true, characterData: true, subtree: true})`),
+			chromedp.SendKeys(chromedp.ID("site-url"), site.URL+"/"),
+			chromedp.Click(chromedp.ID("site-go")),
+			waitJS(`document.getElementById('site-count').textContent.startsWith('Done')`),
+			waitJS(`document.querySelectorAll('#site-codes details').length > 0`),
+		)
+		if n := evalJS[int](t, ctx, `window.seen.filter(s => s.startsWith('Crawled ')).length`); n < 5 {
+			t.Errorf("%d progress lines shown: %q", n, evalJS[[]string](t, ctx, `window.seen`))
+		}
+		if got := text(t, ctx, "#site-count"); !strings.Contains(got, "17 URLs crawled") {
+			t.Errorf("progress line %q", got)
+		}
+		want := sitegen.PlantedWant(site.URL)
+		if n := evalJS[int](t, ctx, `document.querySelectorAll('#site-findings tbody tr').length`); n != len(want) {
+			t.Errorf("%d findings shown, %d planted", n, len(want))
+		}
+		shown := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#site-findings tbody tr')].map(r => r.dataset.code + ' ' + r.dataset.agent + ' ' + r.querySelector('td.url').textContent)`)
+		have := map[string]bool{}
+		for _, s := range shown {
+			have[s] = true
+		}
+		for _, w := range want {
+			if !have[w.String()] {
+				t.Errorf("planted finding not shown: %s", w)
+			}
+		}
+		// Counts by code and crawler: noindex-unseen once for each.
+		for _, agent := range []string{"Googlebot", "bingbot"} {
+			if got := text(t, ctx, `#site-counts tr[data-code="noindex-unseen"] td[data-agent="`+agent+`"]`); got != "1" {
+				t.Errorf("noindex-unseen count for %s = %q", agent, got)
+			}
+		}
+		// A code's button opens its explanation.
+		run(t, ctx,
+			chromedp.Click(chromedp.CSS(`#site-counts tr[data-code="noindex-unseen"] button.code`)),
+			waitJS(`document.querySelector('#site-codes details[data-code="noindex-unseen"]').open`),
+		)
+		if got := text(t, ctx, `#site-codes details[data-code="noindex-unseen"]`); !strings.Contains(got, "never reads the noindex") && !strings.Contains(got, "never fetches the page") {
+			t.Errorf("explanation %q", got)
+		}
+		// Per page and crawler: the verdicts.
+		states := evalJS[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#site-pages tbody tr')].map(r => [new URL(r.dataset.url).pathname, [...r.querySelectorAll('td[data-state]')].map(td => td.dataset.state).join(' ')]))`)
+		if len(states) != 17 || states["/private/secret"] != "blocked blocked" || states["/bing-only/page"] != "indexable blocked" || states["/report.pdf"] != "noindex noindex" {
+			t.Errorf("page states %v", states)
+		}
+		if *update {
+			screenshot(t, ctx, "serve-site.png", chromedp.Evaluate[chromedp.Void](`document.querySelector('#site-codes details[data-code="noindex-unseen"]').open = false`))
+		}
+		// An error marks the results out of date; the next crawl clears it.
+		run(t, ctx,
+			chromedp.SetValue(chromedp.ID("site-url"), "http://10.0.0.1/"),
+			chromedp.Click(chromedp.ID("site-go")),
+			waitJS(`!document.getElementById('site-error').hidden && document.getElementById('site-out').classList.contains('stale')`),
+		)
+		if got := text(t, ctx, "#site-error"); !strings.Contains(got, "10.0.0.1 is a private address") {
+			t.Errorf("error banner %q", got)
+		}
+		run(t, ctx,
+			chromedp.SetValue(chromedp.ID("site-url"), site.URL+"/"),
+			chromedp.SetValue(chromedp.ID("site-max"), "5"),
+			chromedp.Click(chromedp.ID("site-go")),
+			waitJS(`document.getElementById('site-count').textContent.startsWith('Done')`),
+		)
+		if evalJS[bool](t, ctx, `document.getElementById('site-out').classList.contains('stale') || !document.getElementById('site-error').hidden`) {
+			t.Error("the results stay out of date after a crawl that worked")
+		}
+		if n := evalJS[int](t, ctx, `document.querySelectorAll('#site-pages tbody tr').length`); n != 5 {
+			t.Errorf("%d pages after a crawl of 5", n)
+		}
+		if err := chromedp.Do(ctx, waitJS(`location.hash.includes('tab=site') && location.hash.includes('surl=') && location.hash.includes('smax=5')`)); err != nil {
+			t.Fatal(err)
 		}
 		con.check(t, cancel)
 	})

@@ -24,11 +24,26 @@ const maxRedirects = 5
 // allowed, there is no proxy (a proxy would hide the real destination from
 // the guard), and only http and https are followed.
 func pageClient(g guard, ua string) *http.Client {
+	return &http.Client{
+		Transport: uaTransport{guardedTransport(g), ua},
+		Timeout:   fetchTimeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxRedirects {
+				return fmt.Errorf("more than %d redirects", maxRedirects)
+			}
+			return checkScheme(req.URL)
+		},
+	}
+}
+
+// guardedTransport is the transport of every outbound fetch: each
+// connection goes through g (nil: none), and there is no proxy.
+func guardedTransport(g guard) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if g != nil {
 		d.Control = g.control
 	}
-	tr := &http.Transport{
+	return &http.Transport{
 		Proxy:                  nil,
 		DialContext:            d.DialContext,
 		ForceAttemptHTTP2:      true,
@@ -39,16 +54,6 @@ func pageClient(g guard, ua string) *http.Client {
 		MaxIdleConnsPerHost:    4,
 		IdleConnTimeout:        60 * time.Second,
 		MaxResponseHeaderBytes: 256 << 10,
-	}
-	return &http.Client{
-		Transport: uaTransport{tr, ua},
-		Timeout:   fetchTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > maxRedirects {
-				return fmt.Errorf("more than %d redirects", maxRedirects)
-			}
-			return checkScheme(req.URL)
-		},
 	}
 }
 

@@ -24,6 +24,12 @@ func (s *Server) robots(ctx context.Context, client netip.Addr, rawurl string) (
 	if err := s.admit(ctx, client, rawurl); err != nil {
 		return nil, err
 	}
+	return s.robotsFetch(ctx, rawurl)
+}
+
+// robotsFetch is robots once the URL is known fetchable and the fetch
+// admitted.
+func (s *Server) robotsFetch(ctx context.Context, rawurl string) (*robotsfetch.Robots, error) {
 	r, err := s.fetcher.Get(ctx, rawurl)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ var verdictNames = [3]string{"allowed", "disallowed", "error"}
 
 // routes label the latency histogram: the page, every endpoint, and
 // "other" for anything else, so the label set stays bounded.
-var routes = [...]string{"/", "/healthz", "/metrics", "/api/check", "/api/lint", "/api/page", "/api/fetch", "/api/allowed", "/api/crawlers", "/api/info", "other"}
+var routes = [...]string{"/", "/healthz", "/metrics", "/api/check", "/api/lint", "/api/page", "/api/fetch", "/api/allowed", "/api/crawl", "/api/crawl/codes", "/api/crawlers", "/api/info", "other"}
 
 func routeIndex(path string) int {
 	for i, r := range routes {

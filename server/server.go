@@ -119,6 +119,10 @@ type Server struct {
 	fetcher  *robotsfetch.Fetcher
 	fetchers map[robotstxt.Options]*robotsfetch.Fetcher
 	guard    guard
+	// crawlTransport sends the requests of crawls (POST /api/crawl),
+	// guarded; crawls holds the ones running.
+	crawlTransport http.RoundTripper
+	crawls         crawlSlots
 }
 
 // New returns a Server for c.
@@ -166,6 +170,7 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.heavySlots = make(chan struct{}, c.MaxHeavy)
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
+	s.crawlTransport = guardedTransport(g)
 	s.fetchers = map[robotstxt.Options]*robotsfetch.Fetcher{}
 	for _, e := range engine.All() {
 		po := e.ParseOptions()
@@ -213,13 +218,15 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.mux.HandleFunc("POST /api/fetch", s.handleFetch)
 	s.mux.HandleFunc("GET /api/allowed", s.handleAllowed)
 	s.mux.HandleFunc("POST /api/allowed", s.handleBatch)
+	s.mux.HandleFunc("POST /api/crawl", s.handleCrawl)
+	s.mux.HandleFunc("GET /api/crawl/codes", s.handleCrawlCodes)
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		if m, ok := endpoints[r.URL.Path]; ok {
 			w.Header().Set("Allow", m)
 			writeError(w, http.StatusMethodNotAllowed, r.URL.Path+" takes "+m+", not "+r.Method)
 			return
 		}
-		writeError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (see /api/check, /api/lint, /api/page, /api/fetch, /api/allowed)")
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (see /api/check, /api/lint, /api/page, /api/fetch, /api/allowed, /api/crawl)")
 	}
 	s.mux.HandleFunc("GET /api/", notFound)
 	s.mux.HandleFunc("POST /api/", notFound)
@@ -310,7 +317,7 @@ func (s *Server) crossSiteFetch(next http.Handler) http.Handler {
 // endpoints maps each API path to its method, for 405 answers.
 var endpoints = map[string]string{
 	"/api/check": "POST", "/api/lint": "POST", "/api/page": "POST", "/api/fetch": "POST",
-	"/api/allowed": "GET, POST", "/api/crawlers": "GET", "/api/info": "GET",
+	"/api/allowed": "GET, POST", "/api/crawl": "POST", "/api/crawl/codes": "GET", "/api/crawlers": "GET", "/api/info": "GET",
 }
 
 // ServeHTTP serves the page and the API.

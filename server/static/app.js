@@ -1,6 +1,6 @@
 // rep serve: the robots.txt tester page. Plain JavaScript, no build step:
 // it calls the JSON API (/api/check, /api/lint, /api/fetch, /api/page,
-// /api/crawlers) and keeps its state in the URL fragment so that a result
+// /api/crawl, /api/crawlers) and keeps its state in the URL fragment so that a result
 // can be shared. Every error clears, or marks out of date, the results it
 // makes wrong.
 'use strict';
@@ -92,6 +92,9 @@ function readHash() {
   if ($('page-headers').value || $('page-html').value) $('page-paste').open = true;
   $('page-use-robots').checked = get('probots', '') === '1';
   $('matrix-agents').value = get('matrix', $('matrix-agents').value);
+  $('site-url').value = get('surl', $('site-url').value);
+  $('site-agents').value = get('sagents', $('site-agents').value);
+  $('site-max').value = get('smax', $('site-max').value);
   selectTab(get('tab', 'robots'), false);
   return p;
 }
@@ -106,7 +109,7 @@ function writeHash() {
 function writeHashNow() {
   clearTimeout(hashTimer);
   const p = new URLSearchParams();
-  const tab = $('tab-page').getAttribute('aria-selected') === 'true' ? 'page' : 'robots';
+  const tab = tabs.find((n) => $('tab-' + n).getAttribute('aria-selected') === 'true') || 'robots';
   if (tab !== 'robots') p.set('tab', tab);
   p.set('agent', agentEl.value);
   if (profileEl.value) p.set('profile', profileEl.value);
@@ -119,33 +122,38 @@ function writeHashNow() {
   if ($('page-agents').value) p.set('pagents', $('page-agents').value);
   if ($('page-use-robots').checked) p.set('probots', '1');
   p.set('matrix', $('matrix-agents').value);
+  if ($('site-url').value) p.set('surl', $('site-url').value);
+  if ($('site-agents').value !== 'Googlebot, bingbot') p.set('sagents', $('site-agents').value);
+  if ($('site-max').value !== '50') p.set('smax', $('site-max').value);
   history.replaceState(null, '', '#' + p.toString());
 }
 
 // ---- tabs -----------------------------------------------------------------
 
+const tabs = ['robots', 'page', 'site'];
+
 function selectTab(name, focus) {
-  const page = name === 'page';
-  $('tab-robots').setAttribute('aria-selected', String(!page));
-  $('tab-page').setAttribute('aria-selected', String(page));
-  $('tab-robots').tabIndex = page ? -1 : 0;
-  $('tab-page').tabIndex = page ? 0 : -1;
-  show($('panel-robots'), !page);
-  show($('panel-page'), page);
-  if (focus) $(page ? 'tab-page' : 'tab-robots').focus();
+  if (!tabs.includes(name)) name = 'robots';
+  for (const n of tabs) {
+    const on = n === name;
+    $('tab-' + n).setAttribute('aria-selected', String(on));
+    $('tab-' + n).tabIndex = on ? 0 : -1;
+    show($('panel-' + n), on);
+  }
+  if (focus) $('tab-' + name).focus();
 }
 
-for (const id of ['tab-robots', 'tab-page']) {
-  $(id).addEventListener('click', () => { selectTab(id === 'tab-page' ? 'page' : 'robots', false); writeHash(); });
-  $(id).addEventListener('keydown', (ev) => {
-    if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(ev.key)) {
-      ev.preventDefault();
-      const toPage = ev.key === 'End' || ((ev.key === 'ArrowRight' || ev.key === 'ArrowLeft') && id === 'tab-robots');
-      selectTab(toPage ? 'page' : 'robots', true);
-      writeHash();
-    }
+tabs.forEach((name, i) => {
+  const b = $('tab-' + name);
+  b.addEventListener('click', () => { selectTab(name, false); writeHash(); });
+  b.addEventListener('keydown', (ev) => {
+    const to = { ArrowRight: (i + 1) % tabs.length, ArrowLeft: (i + tabs.length - 1) % tabs.length, Home: 0, End: tabs.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    selectTab(tabs[to], true);
+    writeHash();
   });
-}
+});
 
 // ---- the editor ------------------------------------------------------------
 
@@ -482,10 +490,7 @@ let matrixSeq = 0;
 let matrixTimer = 0;
 const maxMatrix = 40;
 
-function matrixAgents() {
-  const seen = new Set();
-  return $('matrix-agents').value.split(',').map((s) => s.trim()).filter((s) => s && !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase()));
-}
+function matrixAgents() { return agentNames($('matrix-agents')); }
 
 function scheduleMatrix() {
   clearTimeout(matrixTimer);
@@ -559,7 +564,14 @@ async function runMatrix() {
   table.replaceChildren(frag);
 }
 
-// renderPurposes offers the registry's crawlers by purpose.
+// agentNames splits a comma-separated crawler list, each name once.
+function agentNames(input) {
+  const seen = new Set();
+  return input.value.split(',').map((s) => s.trim()).filter((s) => s && !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase()));
+}
+
+// renderPurposes offers the registry's crawlers by purpose, for the
+// matrix and the Site tab: each chip adds a purpose's crawlers to a list.
 function renderPurposes() {
   const by = new Map();
   for (const c of crawlerList) {
@@ -568,23 +580,25 @@ function renderPurposes() {
   }
   const order = ['search', 'ai-training', 'ai-search', 'ai', 'user-fetch', 'ads', 'archive', 'seo', 'preview'];
   const purposes = [...by.keys()].sort((a, b) => ((order.indexOf(a) + 1) || 99) - ((order.indexOf(b) + 1) || 99) || a.localeCompare(b));
-  const frag = document.createDocumentFragment();
-  for (const p of purposes) {
-    const b = el('button', 'secondary', '+ ' + p + ' (' + by.get(p).length + ')');
-    b.type = 'button';
-    b.dataset.purpose = p;
-    b.title = by.get(p).join(', ');
-    b.addEventListener('click', () => {
-      const have = matrixAgents();
-      const lower = new Set(have.map((a) => a.toLowerCase()));
-      for (const n of by.get(p)) if (!lower.has(n.toLowerCase())) have.push(n);
-      $('matrix-agents').value = have.join(', ');
-      writeHash();
-      scheduleMatrix();
-    });
-    frag.appendChild(b);
+  for (const [box, input, changed] of [['matrix-purposes', 'matrix-agents', scheduleMatrix], ['site-purposes', 'site-agents', () => {}]]) {
+    const frag = document.createDocumentFragment();
+    for (const p of purposes) {
+      const b = el('button', 'secondary', '+ ' + p + ' (' + by.get(p).length + ')');
+      b.type = 'button';
+      b.dataset.purpose = p;
+      b.title = by.get(p).join(', ');
+      b.addEventListener('click', () => {
+        const have = agentNames($(input));
+        const lower = new Set(have.map((a) => a.toLowerCase()));
+        for (const n of by.get(p)) if (!lower.has(n.toLowerCase())) have.push(n);
+        $(input).value = have.join(', ');
+        writeHash();
+        changed();
+      });
+      frag.appendChild(b);
+    }
+    $(box).replaceChildren(frag);
   }
-  $('matrix-purposes').replaceChildren(frag);
 }
 
 $('matrix-agents').addEventListener('input', () => { writeHash(); scheduleMatrix(); });
@@ -874,6 +888,308 @@ function renderPage(d) {
 
 for (const id of ['page-url', 'page-headers', 'page-html', 'page-agents']) $(id).addEventListener('input', writeHash);
 $('page-use-robots').addEventListener('change', writeHash);
+
+// ---- site tab: a bounded crawl -------------------------------------------------
+
+let siteRun = null; // the crawl running: its AbortController
+let siteSeq = 0;
+let codeDocs = null; // code -> {severity, title, doc}, from /api/crawl/codes
+
+const stateBadge = { indexable: 'allow', blocked: 'block', noindex: 'block', 'not-ok': 'err', unknown: 'err' };
+
+async function loadCodes() {
+  if (codeDocs) return codeDocs;
+  const d = await api('/api/crawl/codes');
+  codeDocs = new Map(d.codes.map((c) => [c.code, c]));
+  return codeDocs;
+}
+
+// readLines calls each(object) for every NDJSON line of a streamed body.
+async function readLines(res, each) {
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value) buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (line.trim()) each(JSON.parse(line));
+    }
+    if (done) break;
+  }
+  if (buf.trim()) each(JSON.parse(buf));
+}
+
+function siteProgress(text, value, max) {
+  show($('site-progress'), true);
+  if (max !== undefined) $('site-bar').max = max;
+  if (value !== undefined) $('site-bar').value = value;
+  $('site-count').textContent = text;
+}
+
+function siteBusy(on) {
+  $('site-go').disabled = on;
+  show($('site-stop'), on);
+}
+
+$('site-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  writeHash();
+  const url = $('site-url').value.trim();
+  if (!url) { $('site-url').focus(); return; }
+  if (siteRun) siteRun.abort();
+  const my = ++siteSeq;
+  const ctl = new AbortController();
+  siteRun = ctl;
+  const body = { url, max_pages: parseInt($('site-max').value, 10) || 0 };
+  const agents = agentNames($('site-agents'));
+  if (agents.length) body.agents = agents;
+  show($('site-error'), false);
+  siteBusy(true);
+  siteProgress('Starting…', 0);
+  let begun = false;
+  let st = null;
+  try {
+    const res = await fetch('/api/crawl', { method: 'POST', signal: ctl.signal, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) {
+      let msg = 'HTTP ' + res.status;
+      try { msg = (await res.json()).error || msg; } catch (e) { /* not JSON */ }
+      throw new Error(msg);
+    }
+    loadCodes().catch(() => {});
+    await readLines(res, (e) => {
+      if (my !== siteSeq) return;
+      switch (e.type) {
+        case 'start':
+          begun = true;
+          st = siteStart(e);
+          siteProgress('Crawling ' + e.site + ' for ' + e.agents.join(', ') + '…', 0, e.max_pages);
+          break;
+        case 'page':
+          sitePage(st, e.page);
+          break;
+        case 'progress':
+          siteProgress('Crawled ' + fmtInt(e.crawled) + ' of at most ' + fmtInt(st.max) + ' · ' + fmtInt(e.fetched) + ' fetched · ' +
+            fmtInt(e.queued) + ' queued · ' + plural(e.findings, 'finding') + ' so far', e.crawled);
+          break;
+        case 'report':
+          st.done = true;
+          siteReport(st, e);
+          siteProgress((e.timed_out ? 'Stopped at the time limit: ' : 'Done: ') + fmtInt(e.crawled) + ' URLs crawled, ' + fmtInt(e.fetched) + ' fetched in ' +
+            e.duration_seconds.toFixed(1) + ' s' + (e.truncated ? '; the page limit left URLs out' : '') + '.', e.crawled, Math.max(e.crawled, 1));
+          break;
+        case 'error':
+          throw new Error(e.error);
+      }
+    });
+    if (my === siteSeq && st && !st.done) throw new Error('the crawl ended without its report');
+  } catch (e) {
+    if (my !== siteSeq) return;
+    if (isAbort(e)) {
+      siteProgress('Stopped after ' + fmtInt($('site-bar').value) + ' URLs: findings are reported at the end of a crawl, so there are none; the pages below are those crawled.');
+      if (begun) $('site-summary').textContent = 'none: the crawl was stopped.';
+    } else {
+      $('site-error').textContent = (begun ? 'The crawl failed: ' : '') + e.message;
+      show($('site-error'), true);
+      show($('site-progress'), false);
+      stale(['site-out'], true);
+    }
+  } finally {
+    if (my === siteSeq) {
+      siteBusy(false);
+      siteRun = null;
+    }
+  }
+});
+
+$('site-stop').addEventListener('click', () => { if (siteRun) siteRun.abort(); });
+$('site-clear').addEventListener('click', () => { $('site-agents').value = ''; writeHash(); });
+for (const id of ['site-url', 'site-agents', 'site-max']) $(id).addEventListener('input', writeHash);
+
+// siteStart clears the previous results and sets up the pages table for
+// the crawlers of the new crawl.
+function siteStart(e) {
+  stale(['site-out'], false);
+  show($('site-out'), true);
+  $('site-summary').textContent = 'reported at the end of the crawl.';
+  $('site-counts').replaceChildren(el('caption', 'sr', 'Findings by code and crawler'));
+  $('site-findings').replaceChildren(el('caption', 'sr', 'Findings'));
+  $('site-codes').replaceChildren();
+  $('site-pages-note').textContent = '';
+  const t = $('site-pages');
+  const head = el('tr');
+  head.appendChild(Object.assign(el('th', 'url', 'URL'), { scope: 'col' }));
+  head.appendChild(Object.assign(el('th', '', 'Status'), { scope: 'col' }));
+  for (const a of e.agents) head.appendChild(Object.assign(el('th', '', a), { scope: 'col' }));
+  const thead = el('thead');
+  thead.appendChild(head);
+  const tbody = el('tbody');
+  t.replaceChildren(el('caption', 'sr', 'Verdict per page and crawler'), thead, tbody);
+  return { agents: e.agents, max: e.max_pages, tbody, pages: 0, done: false };
+}
+
+function sitePage(st, p) {
+  st.pages++;
+  const tr = el('tr');
+  tr.dataset.url = p.url;
+  tr.appendChild(urlNode('url', p.url));
+  const status = el('td', '', p.status ? String(p.status) : '—');
+  if (p.content_type) status.appendChild(el('span', 'why', p.content_type));
+  if (p.in_sitemap) status.appendChild(el('span', 'why', 'in a sitemap'));
+  tr.appendChild(status);
+  const by = new Map(p.verdicts.map((v) => [v.agent, v]));
+  for (const a of st.agents) {
+    const v = by.get(a);
+    const td = el('td');
+    td.dataset.agent = a;
+    if (v) {
+      td.dataset.state = v.state;
+      td.appendChild(el('span', 'badge ' + (stateBadge[v.state] || 'err'), v.state));
+      td.appendChild(el('span', 'why', v.why));
+    }
+    tr.appendChild(td);
+  }
+  st.tbody.appendChild(tr);
+  $('site-pages-note').textContent = plural(st.pages, 'URL') + (st.done ? '' : ' so far');
+}
+
+const maxSiteFindings = 1000;
+
+// siteReport draws the findings: counts by code and crawler, then the
+// list, then the explanation of each code found.
+function siteReport(st, r) {
+  const fs = r.findings || [];
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const f of fs) counts[f.severity]++;
+  $('site-summary').textContent = fs.length === 0 ? 'none.' : plural(counts.error, 'error') + ', ' + plural(counts.warning, 'warning') + ', ' + plural(counts.info, 'info') +
+    (r.dropped_findings ? ' (' + fmtInt(r.dropped_findings) + ' more not kept)' : '');
+  $('site-pages-note').textContent = plural(st.pages, 'URL');
+  const codes = new Map();
+  for (const f of fs) {
+    if (!codes.has(f.code)) codes.set(f.code, { severity: f.severity, by: new Map() });
+    const c = codes.get(f.code);
+    c.by.set(f.agent, (c.by.get(f.agent) || 0) + 1);
+  }
+  const order = [...codes.keys()].sort((a, b) => sevOrder[codes.get(a).severity] - sevOrder[codes.get(b).severity] || a.localeCompare(b));
+  const shared = fs.some((f) => !f.agent);
+  const cols = [...st.agents, ...(shared ? [''] : [])];
+  const codeButton = (code) => {
+    const b = el('button', 'link code', code);
+    b.type = 'button';
+    b.dataset.code = code;
+    b.setAttribute('aria-label', 'Explain ' + code);
+    b.addEventListener('click', () => {
+      const d = document.querySelector('#site-codes details[data-code="' + code + '"]');
+      if (!d) return;
+      d.open = true;
+      d.scrollIntoView({ block: 'nearest' });
+      d.querySelector('summary').focus();
+    });
+    return b;
+  };
+  const ct = $('site-counts');
+  const fc = document.createDocumentFragment();
+  fc.appendChild(el('caption', 'sr', 'Findings by code and crawler'));
+  if (order.length) {
+    const head = el('tr');
+    head.appendChild(Object.assign(el('th', '', 'Code'), { scope: 'col' }));
+    for (const a of cols) head.appendChild(Object.assign(el('th', 'num', a || 'every crawler'), { scope: 'col' }));
+    const thead = el('thead');
+    thead.appendChild(head);
+    fc.appendChild(thead);
+    const tb = el('tbody');
+    for (const code of order) {
+      const c = codes.get(code);
+      const tr = el('tr');
+      tr.dataset.code = code;
+      const th = el('th');
+      th.scope = 'row';
+      th.appendChild(el('span', 'sev ' + c.severity, c.severity));
+      th.appendChild(codeButton(code));
+      tr.appendChild(th);
+      for (const a of cols) {
+        const n = c.by.get(a) || 0;
+        const td = el('td', 'num', n ? fmtInt(n) : '·');
+        td.dataset.agent = a;
+        tr.appendChild(td);
+      }
+      tb.appendChild(tr);
+    }
+    fc.appendChild(tb);
+  }
+  ct.replaceChildren(fc);
+
+  const ft = $('site-findings');
+  const ff = document.createDocumentFragment();
+  ff.appendChild(el('caption', 'sr', 'Findings'));
+  if (fs.length) {
+    const head = el('tr');
+    for (const h of ['Severity', 'Code', 'Crawler', 'URL', 'Message', 'Evidence']) head.appendChild(Object.assign(el('th', h === 'URL' ? 'url' : '', h), { scope: 'col' }));
+    const thead = el('thead');
+    thead.appendChild(head);
+    ff.appendChild(thead);
+    const tb = el('tbody');
+    for (const f of fs.slice(0, maxSiteFindings)) {
+      const tr = el('tr');
+      tr.dataset.code = f.code;
+      tr.dataset.agent = f.agent;
+      tr.appendChild(el('td', 'sev ' + f.severity, f.severity));
+      const c = el('td');
+      c.appendChild(codeButton(f.code));
+      tr.appendChild(c);
+      tr.appendChild(el('td', '', f.agent || 'every crawler'));
+      tr.appendChild(urlNode('url', f.url));
+      tr.appendChild(el('td', '', f.message));
+      tr.appendChild(el('td', 'evidence', f.evidence));
+      tb.appendChild(tr);
+    }
+    if (fs.length > maxSiteFindings) {
+      const tr = el('tr');
+      const td = el('td', 'hint', '… and ' + fmtInt(fs.length - maxSiteFindings) + ' more (rep crawl -json lists them all)');
+      td.colSpan = 6;
+      tr.appendChild(td);
+      tb.appendChild(tr);
+    }
+    ff.appendChild(tb);
+  }
+  ft.replaceChildren(ff);
+  renderCodeDocs(order);
+}
+
+async function renderCodeDocs(order) {
+  const box = $('site-codes');
+  if (!order.length) { box.replaceChildren(); return; }
+  let docs;
+  try {
+    docs = await loadCodes();
+  } catch (e) {
+    box.replaceChildren(el('p', 'hint', 'The explanations of the codes could not be loaded: ' + e.message));
+    return;
+  }
+  const frag = document.createDocumentFragment();
+  frag.appendChild(el('h2', '', 'What the codes mean'));
+  for (const code of order) {
+    const c = docs.get(code);
+    if (!c) continue;
+    const d = el('details', 'code-doc');
+    d.dataset.code = code;
+    d.id = 'code-' + code;
+    const sum = el('summary');
+    sum.appendChild(el('span', 'sev ' + c.severity, c.severity));
+    sum.appendChild(el('code', '', code));
+    sum.appendChild(document.createTextNode(' ' + c.title));
+    d.appendChild(sum);
+    for (const para of c.doc.split(/\n\n+/)) {
+      if (/^ {4}/.test(para)) d.appendChild(el('pre', '', para.replace(/^ {4}/gm, '')));
+      else d.appendChild(el('p', '', para));
+    }
+    frag.appendChild(d);
+  }
+  box.replaceChildren(frag);
+}
 
 // ---- start -----------------------------------------------------------------------
 
