@@ -251,3 +251,39 @@ func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src
 	}
 	return d, src, ok
 }
+
+// AgentsFor resolves a list of crawlers as every door that audits several
+// takes them: each name a crawler (as NewAgent reads it) or a purpose of
+// the registry (crawlers.PurposeAITraining's "ai-training", "search", ...)
+// standing for every registry crawler with that purpose that is not
+// retired. Duplicates are dropped, first kept. An empty name is an
+// *AgentError.
+func AgentsFor(names []string, o AgentOptions) ([]*Agent, error) {
+	var out []*Agent
+	seen := map[string]bool{}
+	add := func(a *Agent) {
+		if k := strings.ToLower(a.Token()); !seen[k] {
+			seen[k] = true
+			out = append(out, a)
+		}
+	}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		matched := false
+		for _, c := range crawlers.All() {
+			if n != "" && string(c.Purpose) == strings.ToLower(n) && c.Source == crawlers.SourceRegistry && !c.Retired {
+				add(AgentFor(c, o.Engine))
+				matched = true
+			}
+		}
+		if matched {
+			continue
+		}
+		a, err := NewAgent(n, o)
+		if err != nil {
+			return nil, err
+		}
+		add(a)
+	}
+	return out, nil
+}

@@ -7,14 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawl"
-	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -135,40 +132,15 @@ func (c *crawlSlots) take(client, site string) (release func(), err error) {
 	}, nil
 }
 
-// crawlAgents resolves the agents field: each entry a crawler (rep.NewAgent)
-// or a purpose of the crawler registry, standing for its crawlers that are
-// not retired, as rep crawl -agent does.
+// crawlAgents resolves the agents field through rep.AgentsFor (crawler
+// names or registry purposes), as rep crawl -agent does.
 func crawlAgents(names []string) ([]*rep.Agent, error) {
 	if len(names) == 0 {
 		return nil, nil // crawl's default: Googlebot and bingbot
 	}
-	var out []*rep.Agent
-	seen := map[string]bool{}
-	add := func(a *rep.Agent) {
-		if !seen[strings.ToLower(a.Token())] {
-			seen[strings.ToLower(a.Token())] = true
-			out = append(out, a)
-		}
-	}
-	for _, n := range names {
-		if strings.TrimSpace(n) == "" {
-			return nil, errors.New(`"agents" holds an empty name`)
-		}
-		matched := false
-		for _, c := range crawlers.All() {
-			if string(c.Purpose) == strings.ToLower(strings.TrimSpace(n)) && c.Source == crawlers.SourceRegistry && !c.Retired {
-				add(rep.AgentFor(c, engine.Auto))
-				matched = true
-			}
-		}
-		if matched {
-			continue
-		}
-		a, err := newAgent(n, "", false)
-		if err != nil {
-			return nil, err
-		}
-		add(a)
+	out, err := rep.AgentsFor(names, rep.AgentOptions{})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) > maxCrawlAgents {
 		return nil, fmt.Errorf("%d crawlers: at most %d per crawl", len(out), maxCrawlAgents)

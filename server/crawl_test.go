@@ -179,7 +179,7 @@ func TestCrawlRefused(t *testing.T) {
 		{"name of a loopback address", guarded.URL, map[string]any{"url": "http://localhost" + port + "/"}, 403, "-allow-private"},
 		{"too many pages", open.URL, map[string]any{"url": site.URL, "max_pages": MaxCrawlPages + 1}, 400, "max_pages 201"},
 		{"negative pages", open.URL, map[string]any{"url": site.URL, "max_pages": -1}, 400, "max_pages -1"},
-		{"unknown crawler", open.URL, map[string]any{"url": site.URL, "agents": []string{""}}, 400, "empty"},
+		{"empty crawler name", open.URL, map[string]any{"url": site.URL, "agents": []string{""}}, 400, "names no crawler"},
 		{"not a URL", open.URL, map[string]any{"url": "example.com"}, 400, "not absolute"},
 		{"unknown field", open.URL, map[string]any{"url": site.URL, "pages": 3}, 400, "unknown field"},
 	} {

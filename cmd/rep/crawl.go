@@ -20,8 +20,6 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawl"
-	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/engine"
 )
 
 func init() {
@@ -145,7 +143,10 @@ func runCrawl(e *env) int {
 		*re.dst = r
 	}
 	var err error
-	if cfg.Agents, err = crawlAgents(agents); err != nil {
+	if len(agents) > 0 {
+		cfg.Agents, err = rep.AgentsFor(agents, rep.AgentOptions{})
+	}
+	if err != nil {
 		fmt.Fprintf(e.stderr, "rep crawl: -agent: %v\n", err)
 		return exitUsage
 	}
@@ -251,40 +252,6 @@ func runCrawl(e *env) int {
 		return exitFinding
 	}
 	return exitOK
-}
-
-// crawlAgents resolves the -agent values: crawler names, or purposes that
-// stand for every registry crawler with that purpose.
-func crawlAgents(names []string) ([]*rep.Agent, error) {
-	if len(names) == 0 {
-		return nil, nil
-	}
-	var out []*rep.Agent
-	seen := map[string]bool{}
-	add := func(a *rep.Agent) {
-		if !seen[a.Token()] {
-			seen[a.Token()] = true
-			out = append(out, a)
-		}
-	}
-	for _, n := range names {
-		var matched bool
-		for _, c := range crawlers.All() {
-			if string(c.Purpose) == strings.ToLower(n) && c.Source == crawlers.SourceRegistry && !c.Retired {
-				add(rep.AgentFor(c, engine.Auto))
-				matched = true
-			}
-		}
-		if matched {
-			continue
-		}
-		a, err := rep.NewAgent(n, rep.AgentOptions{})
-		if err != nil {
-			return nil, err
-		}
-		add(a)
-	}
-	return out, nil
 }
 
 // crawlProgress draws a progress line on a terminal stderr; the returned
