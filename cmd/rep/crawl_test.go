@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/rep-toolkit/rep"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -105,7 +106,7 @@ func TestCrawlUsage(t *testing.T) {
 }
 
 func TestCrawlAgents(t *testing.T) {
-	as, err := crawlAgents([]string{"ai-training", "Googlebot"})
+	as, err := rep.AgentsFor([]string{"ai-training", "Googlebot"}, rep.AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
