@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"context"
+	"errors"
 	"strconv"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 func TestLintBudgetCorpus(t *testing.T) {
 	most, which := 0, ""
 	for name, b := range corpus.Robots(t) {
-		if _, w := run(b, Options{}); w > most {
+		if _, w := run(context.Background(), b, Options{}); w > most {
 			most, which = w, name
 		}
 	}
@@ -37,7 +39,7 @@ func TestLintBudgetHostile(t *testing.T) {
 		b = append(b, byte('a'+i%26), byte('a'+i/26))
 		b = append(b, "\nDisallow: /x\n"...)
 	}
-	r, w := run(b, Options{})
+	r, w := run(context.Background(), b, Options{})
 	if w > lintBudget+5001 {
 		t.Errorf("work %d exceeds the budget %d", w, lintBudget)
 	}
@@ -48,5 +50,36 @@ func TestLintBudgetHostile(t *testing.T) {
 	}
 	if (w > lintBudget) != found {
 		t.Errorf("work %d (budget %d): checks-incomplete reported = %v", w, lintBudget, found)
+	}
+}
+
+// TestRunContextStops: with its context done, the cross-rule checks stop
+// within a few thousand units of work instead of running to the budget,
+// and RunContext returns the context's error, no report.
+func TestRunContextStops(t *testing.T) {
+	var b []byte
+	b = append(b, "User-agent: *\n"...)
+	for i := range 20000 {
+		b = append(b, "Disallow: /*a"...)
+		b = append(b, strconv.Itoa(i)...)
+		b = append(b, '\n')
+	}
+	for i := range 30 {
+		b = append(b, "User-agent: bot"...)
+		b = append(b, byte('a'+i%26), byte('a'+i/26))
+		b = append(b, "\nDisallow: /x\n"...)
+	}
+	_, full := run(context.Background(), b, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, w := run(ctx, b, Options{})
+	if full < 1<<20 || w != lintBudget+1 {
+		t.Errorf("work %d with a live context, %d cancelled: want the cancelled run stopped (budget+1)", full, w)
+	}
+	if r, err := RunContext(ctx, b, Options{}); r != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("RunContext = %v, %v; want nil, context.Canceled", r, err)
+	}
+	if r, err := RunContext(context.Background(), []byte("User-agent: *\nDisallow: /x\n"), Options{}); r == nil || err != nil {
+		t.Errorf("RunContext with a live context = %v, %v", r, err)
 	}
 }

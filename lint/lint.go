@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"context"
 	"github.com/rep-toolkit/rep"
 	"net/url"
 	"slices"
@@ -119,14 +120,26 @@ func (r *Report) Count(min Severity) int {
 // stable code (see [Codes]). It includes the parser's diagnostics. Run
 // never fails and is safe for any input.
 func Run(data []byte, opts Options) *Report {
-	r, _ := run(data, opts)
+	r, _ := run(context.Background(), data, opts)
 	return r
 }
 
+// RunContext is Run that stops when ctx is done (a server's client gone):
+// the cross-rule checks, the only ones whose cost grows faster than the
+// file, look at ctx as they go. It returns ctx's error, and no report,
+// when it stopped.
+func RunContext(ctx context.Context, data []byte, opts Options) (*Report, error) {
+	r, _ := run(ctx, data, opts)
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
 // run is Run, also returning the work spent on cross-rule checks.
-func run(data []byte, opts Options) (*Report, int) {
+func run(ctx context.Context, data []byte, opts Options) (*Report, int) {
 	opts.Engine = opts.Engine.Or(engine.Google)
-	l := linter{data: data, opts: opts, rep: &Report{Engine: opts.Engine}}
+	l := linter{ctx: ctx, data: data, opts: opts, rep: &Report{Engine: opts.Engine}}
 	l.f = robotstxt.ParseWith(data, opts.Engine.ParseOptions())
 	l.rep.file = l.f
 	if opts.Fetch != nil {
@@ -161,6 +174,7 @@ func run(data []byte, opts Options) (*Report, int) {
 }
 
 type linter struct {
+	ctx  context.Context // stops the cross-rule checks when done
 	data []byte
 	opts Options
 	f    *robotstxt.File
@@ -189,7 +203,12 @@ func (l *linter) spend(n int) bool {
 	if l.work > lintBudget {
 		return false
 	}
+	before := l.work
 	l.work += n
+	if before>>14 != l.work>>14 && l.ctx.Err() != nil {
+		l.work = lintBudget + 1 // the caller is gone: stop like at the budget
+		return false
+	}
 	return l.work <= lintBudget
 }
 

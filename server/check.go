@@ -241,7 +241,10 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	data := []byte(*req.Robots)
 	opts := e.ParseOptions() // bing and yandex: Google's parser, Crawl-delay a group member
 	f := robotstxt.ParseWith(data, opts)
-	findings, total := lintFindings(data, e, req.URL)
+	findings, total, err := lintFindings(r.Context(), data, e, req.URL)
+	if err != nil {
+		return
+	}
 	resp := lintResponse{Findings: findings, FindingsTotal: total, Size: f.Size(), Truncated: f.Truncated()}
 	for range robotstxt.Lines(data, opts) {
 		resp.Lines++
