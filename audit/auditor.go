@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/rep-toolkit/rep"
-	"github.com/rep-toolkit/rep/engine"
 	"net/netip"
 	"runtime"
 	"strings"
@@ -13,9 +11,11 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 

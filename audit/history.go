@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/rep-toolkit/rep/robotsfetch"
 	"math"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 

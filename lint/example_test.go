@@ -2,9 +2,9 @@ package lint_test
 
 import (
 	"fmt"
-	"github.com/rep-toolkit/rep"
 	"os"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"

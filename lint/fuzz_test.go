@@ -3,11 +3,11 @@ package lint_test
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/rep-toolkit/rep"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/lint"
 )

@@ -3,12 +3,12 @@ package lint
 import (
 	"bytes"
 	"context"
-	"github.com/rep-toolkit/rep"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/lint"
 )

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/rep-toolkit/rep"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
 )
 

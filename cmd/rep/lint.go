@@ -4,11 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/rep-toolkit/rep"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotsfetch"
