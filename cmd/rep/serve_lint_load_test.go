@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,10 +30,7 @@ func TestServeLintLoad(t *testing.T) {
 		fmt.Fprintf(&b, "Dissalow: /p%d\n", i)
 	}
 	body, _ := json.Marshal(map[string]string{"robots": b.String()})
-	bin := filepath.Join(t.TempDir(), "rep")
-	if err := os.Symlink(os.Args[0], bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := repBinary(t)
 	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

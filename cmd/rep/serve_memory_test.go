@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,7 +20,8 @@ import (
 // robots.txt at the 500 KiB limit, leave a rep serve process with default
 // flags under 200 MB of resident memory at its peak (VmHWM): the caches are
 // bounded by bytes, not by origins. The server runs as its own process
-// (this test binary, as rep) so that its memory alone is measured.
+// (a plain build, without the race detector) so that its memory alone is
+// measured.
 func TestServeMemoryBound(t *testing.T) {
 	const limitMB = 200
 	origins := 150
@@ -38,10 +38,7 @@ func TestServeMemoryBound(t *testing.T) {
 		defer s.Close()
 		sites = append(sites, s)
 	}
-	bin := filepath.Join(t.TempDir(), "rep")
-	if err := os.Symlink(os.Args[0], bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := repBinary(t)
 	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-allow-private", "-trust", "127.0.0.0/8")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
