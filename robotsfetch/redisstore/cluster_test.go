@@ -1,0 +1,511 @@
+package redisstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/rep-toolkit/rep/internal/testkit/storetest"
+	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/server"
+)
+
+// clusterNode is one redis-server in cluster mode, in its own directory
+// (its nodes.conf survives a restart there).
+type clusterNode struct {
+	port, bus int
+	dir       string
+	cmd       *exec.Cmd
+	out       bytes.Buffer
+}
+
+func (n *clusterNode) addr() string { return "127.0.0.1:" + strconv.Itoa(n.port) }
+
+// redisCluster is a Redis Cluster on loopback owned by one test: masters
+// and replicas, created with redis-cli --cluster create.
+type redisCluster struct {
+	nodes []*clusterNode
+	mu    sync.Mutex
+}
+
+// freePorts returns n distinct free loopback ports.
+func freePorts(t testing.TB, n int) []int {
+	t.Helper()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports
+}
+
+// startCluster starts masters+masters*replicas redis-servers in cluster
+// mode and joins them into one cluster: the first masters addresses become
+// the masters. A missing redis-server or redis-cli fails the test.
+func startCluster(t testing.TB, masters, replicas int) *redisCluster {
+	t.Helper()
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		t.Fatalf("redis-cli is needed by the Redis Cluster tests and was not found (apt-get install redis-server; make test installs it): %v", err)
+	}
+	n := masters * (1 + replicas)
+	ports := freePorts(t, 2*n)
+	c := &redisCluster{}
+	args := []string{"--cluster", "create"}
+	for i := range n {
+		node := &clusterNode{port: ports[2*i], bus: ports[2*i+1], dir: t.TempDir()}
+		c.nodes = append(c.nodes, node)
+		c.start(t, node)
+		args = append(args, node.addr())
+	}
+	t.Cleanup(c.stop)
+	for _, node := range c.nodes {
+		c.waitPing(t, node)
+	}
+	args = append(args, "--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")
+	if out, err := exec.Command(cli, args...).CombinedOutput(); err != nil {
+		t.Fatalf("redis-cli %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	c.waitOK(t, c.nodes...)
+	return c
+}
+
+func (c *redisCluster) start(t testing.TB, n *clusterNode) {
+	t.Helper()
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatalf("redis-server is needed by the Redis store tests and was not found (apt-get install redis-server; make test installs it): %v", err)
+	}
+	n.out.Reset()
+	n.cmd = exec.Command(path, "--port", strconv.Itoa(n.port), "--bind", "127.0.0.1",
+		"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(n.dir, "nodes.conf"),
+		"--cluster-port", strconv.Itoa(n.bus), "--cluster-node-timeout", "1000",
+		"--cluster-replica-validity-factor", "0",
+		"--save", "", "--appendonly", "no", "--dir", n.dir, "--loglevel", "warning")
+	n.cmd.Stdout, n.cmd.Stderr = &n.out, &n.out
+	if err := n.cmd.Start(); err != nil {
+		t.Fatalf("starting redis-server: %v", err)
+	}
+}
+
+// kill stops one node by its PID, at once (SIGKILL: a crash, no goodbye).
+func (c *redisCluster) kill(n *clusterNode) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n.cmd != nil && n.cmd.Process != nil {
+		n.cmd.Process.Kill()
+		n.cmd.Wait()
+		n.cmd = nil
+	}
+}
+
+func (c *redisCluster) stop() {
+	for _, n := range c.nodes {
+		c.kill(n)
+	}
+}
+
+func nodeClient(n *clusterNode) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: n.addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+}
+
+func (c *redisCluster) waitPing(t testing.TB, n *clusterNode) {
+	t.Helper()
+	rc := nodeClient(n)
+	defer rc.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := rc.Ping(ctx).Err()
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server on %s did not answer: %v\n%s", n.addr(), err, n.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitOK waits until every given node says cluster_state:ok.
+func (c *redisCluster) waitOK(t testing.TB, nodes ...*clusterNode) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for _, n := range nodes {
+		rc := nodeClient(n)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			info, err := rc.ClusterInfo(ctx).Result()
+			cancel()
+			if err == nil && strings.Contains(info, "cluster_state:ok") {
+				break
+			}
+			if time.Now().After(deadline) {
+				rc.Close()
+				t.Fatalf("cluster node %s not ok: %v\n%s", n.addr(), err, info)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		rc.Close()
+	}
+}
+
+// waitFailover waits until masters of the given nodes are masters and
+// every one of them says cluster_state:ok.
+func (c *redisCluster) waitFailover(t testing.TB, nodes []*clusterNode, masters int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n := 0
+		for _, node := range nodes {
+			if role(node) == "master" {
+				n++
+			}
+		}
+		if n == masters {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no failover: %d masters, want %d", n, masters)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.waitOK(t, nodes...)
+}
+
+// quietLog discards go-redis's log lines (a killed node is dialled again
+// and again until the cluster client learns of the failover).
+type quietLog struct{}
+
+func (quietLog) Printf(context.Context, string, ...any) {}
+
+func init() { redis.SetLogger(quietLog{}) }
+
+// role is a node's ROLE: "master" or "slave".
+func role(n *clusterNode) string {
+	rc := nodeClient(n)
+	defer rc.Close()
+	v, err := rc.Do(context.Background(), "ROLE").Slice()
+	if err != nil || len(v) == 0 {
+		return ""
+	}
+	s, _ := v[0].(string)
+	return s
+}
+
+// url is the cluster's redis-cluster:// URL, every node a seed.
+func (c *redisCluster) url() string {
+	var a []string
+	for _, n := range c.nodes {
+		a = append(a, n.addr())
+	}
+	return "redis-cluster://" + strings.Join(a, ",")
+}
+
+func clusterClient(t testing.TB, c *redisCluster) redis.UniversalClient {
+	t.Helper()
+	rc, err := NewClient(c.url() + "?dial_timeout=200ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rc.(*redis.ClusterClient); !ok {
+		t.Fatalf("NewClient(%q) = %T, want a cluster client", c.url(), rc)
+	}
+	t.Cleanup(func() { rc.Close() })
+	return rc
+}
+
+func TestNewClientURLs(t *testing.T) {
+	for _, u := range []string{"redis://127.0.0.1:6379/2", "rediss://u:p@h:1"} {
+		c, err := NewClient(u)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		if _, ok := c.(*redis.Client); !ok {
+			t.Errorf("%s: %T", u, c)
+		}
+		c.Close()
+	}
+	c, err := NewClient("redis-cluster://u:p@h1:1,h2:2, h3:3/?read_timeout=2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, ok := c.(*redis.ClusterClient)
+	if !ok {
+		t.Fatalf("%T", c)
+	}
+	o := cc.Options()
+	if strings.Join(o.Addrs, " ") != "h1:1 h2:2 h3:3" || o.Username != "u" || o.Password != "p" || o.ReadTimeout != 2*time.Second || o.TLSConfig != nil {
+		t.Errorf("cluster options %v %q %q %v %v", o.Addrs, o.Username, o.Password, o.ReadTimeout, o.TLSConfig)
+	}
+	c.Close()
+	c, err = NewClient("rediss-cluster://h1:1")
+	if err != nil || c.(*redis.ClusterClient).Options().TLSConfig == nil {
+		t.Errorf("rediss-cluster: %v", err)
+	}
+	c.Close()
+	for _, bad := range []string{"h1:1", "memcache://h:1", "redis-cluster://", "redis-cluster://h:1/3", "redis-cluster://h:1?dial_timeout=x", "redis://h:1/x"} {
+		if c, err := NewClient(bad); !errors.Is(err, ErrURL) {
+			t.Errorf("%q: %v, want ErrURL", bad, err)
+			if c != nil {
+				c.Close()
+			}
+		}
+	}
+}
+
+// TestRedisClusterStore: the Store on a three-master cluster: entries and
+// leases land on every master, and a cold fleet fetches each origin once.
+func TestRedisClusterStore(t *testing.T) {
+	c := startCluster(t, 3, 0)
+	rc := clusterClient(t, c)
+	ctx := context.Background()
+	st := New(rc).WithPrefix("test:")
+	e := &robotsfetch.Entry{Origin: "https://a.example", Last: robotsfetch.Outcome{Case: robotsfetch.Success, Verdict: robotsfetch.UseRules},
+		Good: &robotsfetch.Copy{Case: robotsfetch.Success, Status: 200, Body: []byte("User-agent: *\nDisallow: /\n")}}
+	masters := map[string]bool{}
+	for i := range 30 {
+		k := fmt.Sprintf("https://h%d.example", i)
+		if err := st.Put(ctx, k, e, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.Get(ctx, k); err != nil || got == nil || string(got.Good.Body) != string(e.Good.Body) {
+			t.Fatalf("%s: %+v %v", k, got, err)
+		}
+		tok, ok, err := st.AcquireLease(ctx, k, time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("lease %s: %v %v", k, ok, err)
+		}
+		if _, ok, _ := st.AcquireLease(ctx, k, time.Minute); ok {
+			t.Fatalf("lease %s granted twice", k)
+		}
+		if err := st.ReleaseLease(ctx, k, tok); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, _ := st.AcquireLease(ctx, k, time.Minute); !ok {
+			t.Fatalf("released lease %s not granted", k)
+		}
+		m, err := rc.(*redis.ClusterClient).MasterForKey(ctx, "test:"+k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		masters[m.Options().Addr] = true
+	}
+	if len(masters) != 3 {
+		t.Errorf("30 keys on %d masters, want 3", len(masters))
+	}
+	if n := storetest.ColdFleet(t, New(rc).WithPrefix("fleet:"), 2, 20, 0); n != 20 {
+		t.Errorf("2 Fetchers × 20 origins on a cluster: %d requests, want 20", n)
+	}
+}
+
+// repServer is a rep server (server.New) on a loopback port with a
+// cluster store of its own client, as one process of a fleet.
+func repServer(t *testing.T, c *redisCluster) string {
+	t.Helper()
+	srv, err := server.New(server.Config{Store: New(clusterClient(t, c)), AllowPrivate: true, RatePerSecond: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { srv.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String()
+}
+
+// answer is the part of /api/allowed's answer the tests read.
+type answer struct {
+	Allowed bool `json:"allowed"`
+	Fetch   struct {
+		Source     string `json:"source"`
+		Case       string `json:"case"`
+		StoreError string `json:"store_error"`
+	} `json:"fetch"`
+}
+
+var httpClient = &http.Client{Timeout: 60 * time.Second}
+
+func ask(srv, u string) (answer, error) {
+	var a answer
+	resp, err := httpClient.Get(srv + "/api/allowed?agent=ExampleBot&url=" + u)
+	if err != nil {
+		return a, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return a, fmt.Errorf("%s: status %d", u, resp.StatusCode)
+	}
+	return a, json.NewDecoder(resp.Body).Decode(&a)
+}
+
+// TestRedisClusterFleet runs two rep servers against a cluster of three
+// masters with a replica each. An origin fetched through one is answered
+// from the store by the other. Then a master is killed while both keep
+// answering: no answer allows an origin whose robots.txt was not read
+// (503, unreachable), a disallowed path stays disallowed; after the
+// failover the store answers again.
+func TestRedisClusterFleet(t *testing.T) {
+	c := startCluster(t, 3, 1)
+	a, b := repServer(t, c), repServer(t, c)
+	const rules = "User-agent: *\nDisallow: /private\n"
+	var good []*storetest.Origin
+	for range 12 {
+		good = append(good, storetest.NewOrigin(t, 0, func(string) string { return rules }))
+	}
+	for _, o := range good {
+		for i, srv := range []string{a, b} {
+			d, err := ask(srv, o.URL+"/private/x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"network", "store"}[i]
+			if d.Allowed || d.Fetch.Source != want {
+				t.Fatalf("server %d, %s: %+v, want disallowed from %s", i, o.URL, d, want)
+			}
+		}
+		if o.Hits() != 1 {
+			t.Fatalf("%s fetched %d times by two servers sharing the cluster, want 1", o.URL, o.Hits())
+		}
+	}
+
+	// Origins nobody can read: a 503 and a closed port.
+	down := newSite(t, "")
+	down.code.Store(503)
+	gone := newSite(t, "")
+	gone.Close()
+	unread := []string{down.URL, gone.URL}
+	// Origins first asked for during the outage, each once.
+	var fresh []*storetest.Origin
+	for range 60 {
+		fresh = append(fresh, storetest.NewOrigin(t, 0, func(string) string { return rules }))
+	}
+
+	var victim *clusterNode
+	for _, n := range c.nodes[:3] {
+		if role(n) == "master" {
+			victim = n
+			break
+		}
+	}
+	if victim == nil {
+		t.Fatal("no master among the first three nodes")
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var answers, storeErrors, next atomic.Int64
+	var killed atomic.Bool
+	var bad sync.Map
+	check := func(srv, u string, mayAllow bool) {
+		d, err := ask(srv, u)
+		if err != nil {
+			bad.Store(u, err.Error())
+			return
+		}
+		answers.Add(1)
+		if d.Fetch.StoreError != "" {
+			storeErrors.Add(1)
+		}
+		if d.Allowed && !mayAllow {
+			bad.Store(u, fmt.Sprintf("allowed: %+v", d))
+		}
+	}
+	for w, srv := range []string{a, b} {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				o := good[(i+w)%len(good)]
+				check(srv, o.URL+"/private/x", false)
+				check(srv, o.URL+"/public", true)
+				check(srv, unread[i%2]+"/", false)
+				if killed.Load() {
+					if j := next.Add(1) - 1; j < int64(len(fresh)) {
+						check(srv, fresh[j].URL+"/private/y", false)
+					}
+				}
+			}
+		})
+	}
+	time.Sleep(300 * time.Millisecond)
+	c.kill(victim)
+	killed.Store(true)
+	t.Logf("killed master %s", victim.addr())
+	var alive []*clusterNode
+	for _, n := range c.nodes {
+		if n != victim {
+			alive = append(alive, n)
+		}
+	}
+	start := time.Now()
+	c.waitFailover(t, alive, 3)
+	t.Logf("a replica took over %v after the kill", time.Since(start).Round(time.Millisecond))
+	time.Sleep(300 * time.Millisecond)
+	stop()
+	wg.Wait()
+	bad.Range(func(k, v any) bool {
+		t.Errorf("%s: %s", k, v)
+		return true
+	})
+	t.Logf("%d answers, %d of them with a store error; %d origins first asked for after the kill", answers.Load(), storeErrors.Load(), min(next.Load(), int64(len(fresh))))
+	if storeErrors.Load() == 0 {
+		t.Error("no answer met the killed master")
+	}
+
+	// After the failover: the store answers again, one fetch between the
+	// two servers. The clients find the new master on their own.
+	deadline := time.Now().Add(20 * time.Second)
+	for i := 0; ; i++ {
+		o := storetest.NewOrigin(t, 0, func(string) string { return rules })
+		da, erra := ask(a, o.URL+"/private/x")
+		db, errb := ask(b, o.URL+"/private/x")
+		if erra == nil && errb == nil && !da.Allowed && !db.Allowed && da.Fetch.StoreError == "" && db.Fetch.Source == "store" && db.Fetch.StoreError == "" && o.Hits() == 1 {
+			t.Logf("store answers again after %d tries", i+1)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the failover: %+v %v / %+v %v, %d fetches", da, erra, db, errb, o.Hits())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, u := range unread {
+		for _, srv := range []string{a, b} {
+			if d, err := ask(srv, u+"/"); err != nil || d.Allowed {
+				t.Errorf("%s after the failover: %+v %v", u, d, err)
+			}
+		}
+	}
+
+	// The killed node, restarted in its directory, rejoins as a replica.
+	c.start(t, victim)
+	c.waitPing(t, victim)
+	deadline = time.Now().Add(20 * time.Second)
+	for role(victim) != "slave" {
+		if time.Now().After(deadline) {
+			t.Fatalf("restarted node is %q, want a replica", role(victim))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.waitOK(t, c.nodes...)
+}
