@@ -20,12 +20,12 @@ func init() {
 	register(&command{name: "serve", summary: "serve the web tester and the JSON API", run: runServe})
 }
 
-const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB] [-allow-private] [-log-format text|json]
+const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB|redis-cluster://HOST:PORT,...] [-allow-private] [-log-format text|json]
 
 Serves the robots.txt tester page at http://ADDR/ and the JSON API under
 /api/ (check, lint, page, fetch, allowed). Fetched robots.txt files are cached
 in the store: in memory by default, in a bbolt file, or in Redis shared by a
-fleet. The server fetches only public addresses unless -allow-private is
+fleet (one server, or a Redis Cluster given by some of its nodes). The server fetches only public addresses unless -allow-private is
 given. It stops gracefully on SIGINT or SIGTERM.
 
 flags:
@@ -35,7 +35,7 @@ func runServe(e *env) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
-	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
+	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
 	fs.Usage = func() {
@@ -112,12 +112,12 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 		}
 		cfg.Store = st
 		return func() { st.Close() }, nil
-	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
-		opt, err := redis.ParseURL(spec)
+	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"),
+		strings.HasPrefix(spec, "redis-cluster://"), strings.HasPrefix(spec, "rediss-cluster://"):
+		c, err := redisstore.NewClient(spec)
 		if err != nil {
 			return nil, err
 		}
-		c := redis.NewClient(opt)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := c.Ping(ctx).Err(); err != nil {
@@ -127,7 +127,7 @@ func serveStore(cfg *server.Config, spec string) (func(), error) {
 		cfg.Store = redisstore.New(c)
 		return func() { c.Close() }, nil
 	}
-	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
+	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 }
 
 // serveRedisLog adapts slog to go-redis's logger; with a nil log it
