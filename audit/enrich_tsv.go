@@ -117,7 +117,15 @@ func appendTSVTime(b []byte, t int64) []byte {
 	if t == 0 {
 		return append(b, "1970-01-01 00:00:00"...)
 	}
-	return time.Unix(0, t).UTC().AppendFormat(b, time.DateTime)
+	// RFC 3339 has a fast path in package time: write that, then make
+	// "2026-03-01T00:00:18Z" into "2026-03-01 00:00:18".
+	n := len(b)
+	b = time.Unix(0, t).UTC().AppendFormat(b, time.RFC3339)
+	if len(b)-n != len("2006-01-02T15:04:05Z") || b[n+10] != 'T' || b[len(b)-1] != 'Z' {
+		return append(b[:n], time.Unix(0, t).UTC().Format(time.DateTime)...) // a year past 9999
+	}
+	b[n+10] = ' '
+	return b[:len(b)-1]
 }
 
 // appendTSVString appends s escaped for TabSeparated: backslash, tab,
