@@ -1,8 +1,9 @@
 # make test is the one command that checks everything: formatting, vet,
 # staticcheck and every test with the race detector. It installs what the
-# tests need (redis-server for the Redis store, chromium for the browser
-# tests) with apt-get when they are missing; a test that cannot find them
-# fails, it never skips.
+# tests need (redis-server for the Redis store and Redis Cluster,
+# clickhouse-server and clickhouse-client for the audit on ClickHouse
+# shards, chromium for the browser tests) with apt-get when they are
+# missing; a test that cannot find them fails, it never skips.
 
 # The robots.txt corpus (15 MB of third-party files) is not in the
 # repository: tests read it from $REP_CORPUS, by default ../shared/corpus
@@ -24,6 +25,8 @@ deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	{ command -v clickhouse-server || test -x /usr/sbin/clickhouse-server; } >/dev/null 2>&1 || missing="$$missing clickhouse-server"; \
+	command -v clickhouse-client >/dev/null 2>&1 || missing="$$missing clickhouse-client"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
