@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/internal/testkit/storetest"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/server"
@@ -508,4 +509,30 @@ func TestRedisClusterFleet(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	c.waitOK(t, c.nodes...)
+}
+
+// BenchmarkAllowedFromRedisCluster is BenchmarkAllowedFromRedis on a
+// cluster of three masters: every call misses the local layer and reads
+// the entry from the master that holds its slot.
+func BenchmarkAllowedFromRedisCluster(b *testing.B) {
+	c := startCluster(b, 3, 0)
+	s1, s2 := newSite(b, "User-agent: *\nDisallow: /private\n"), newSite(b, "User-agent: *\nDisallow: /private\n")
+	cr, err := rep.New("ExampleBot/1.0", rep.WithStore(New(clusterClient(b, c))), rep.WithFetchOptions(robotsfetch.Options{MaxOrigins: 1}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	urls := []string{s1.URL + "/private/x", s2.URL + "/private/x"}
+	for _, u := range urls {
+		cr.Allowed(ctx, u)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		d, _ := cr.Allowed(ctx, urls[i%2])
+		if d.Allowed || d.Fetch.Source != robotsfetch.FromStore {
+			b.Fatalf("%v", d)
+		}
+		i++
+	}
 }
