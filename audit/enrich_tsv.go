@@ -9,10 +9,9 @@ import (
 )
 
 // RowSchema is the version of the enrich row: its fields, their meaning
-// and, in TabSeparated form, their order. A field added at the end of
-// RowColumns keeps the version; a field renamed, removed, moved or
-// given another meaning takes the next one. docs/scale-out.md describes
-// every field of each version.
+// and, in TabSeparated form, their order. Any change to RowColumns or to
+// a field's meaning takes the next version (TabSeparated rows are read by
+// position). docs/scale-out.md describes every field.
 const RowSchema = 1
 
 // RowColumns are the fields of an enrich row of version RowSchema, in the
