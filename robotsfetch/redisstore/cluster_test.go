@@ -1,16 +1,12 @@
 package redisstore
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,178 +15,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/testkit/rediscluster"
 	"github.com/rep-toolkit/rep/internal/testkit/storetest"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/server"
 )
-
-// clusterNode is one redis-server in cluster mode, in its own directory
-// (its nodes.conf survives a restart there).
-type clusterNode struct {
-	port, bus int
-	dir       string
-	cmd       *exec.Cmd
-	out       bytes.Buffer
-}
-
-func (n *clusterNode) addr() string { return "127.0.0.1:" + strconv.Itoa(n.port) }
-
-// redisCluster is a Redis Cluster on loopback owned by one test: masters
-// and replicas, created with redis-cli --cluster create.
-type redisCluster struct {
-	nodes []*clusterNode
-	mu    sync.Mutex
-}
-
-// freePorts returns n distinct free loopback ports.
-func freePorts(t testing.TB, n int) []int {
-	t.Helper()
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports
-}
-
-// startCluster starts masters+masters*replicas redis-servers in cluster
-// mode and joins them into one cluster: the first masters addresses become
-// the masters. A missing redis-server or redis-cli fails the test.
-func startCluster(t testing.TB, masters, replicas int) *redisCluster {
-	t.Helper()
-	cli, err := exec.LookPath("redis-cli")
-	if err != nil {
-		t.Fatalf("redis-cli is needed by the Redis Cluster tests and was not found (apt-get install redis-server; make test installs it): %v", err)
-	}
-	n := masters * (1 + replicas)
-	ports := freePorts(t, 2*n)
-	c := &redisCluster{}
-	args := []string{"--cluster", "create"}
-	for i := range n {
-		node := &clusterNode{port: ports[2*i], bus: ports[2*i+1], dir: t.TempDir()}
-		c.nodes = append(c.nodes, node)
-		c.start(t, node)
-		args = append(args, node.addr())
-	}
-	t.Cleanup(c.stop)
-	for _, node := range c.nodes {
-		c.waitPing(t, node)
-	}
-	args = append(args, "--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")
-	if out, err := exec.Command(cli, args...).CombinedOutput(); err != nil {
-		t.Fatalf("redis-cli %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	c.waitOK(t, c.nodes...)
-	return c
-}
-
-func (c *redisCluster) start(t testing.TB, n *clusterNode) {
-	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("redis-server is needed by the Redis store tests and was not found (apt-get install redis-server; make test installs it): %v", err)
-	}
-	n.out.Reset()
-	n.cmd = exec.Command(path, "--port", strconv.Itoa(n.port), "--bind", "127.0.0.1",
-		"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(n.dir, "nodes.conf"),
-		"--cluster-port", strconv.Itoa(n.bus), "--cluster-node-timeout", "1000",
-		"--cluster-replica-validity-factor", "0",
-		"--save", "", "--appendonly", "no", "--dir", n.dir, "--loglevel", "warning")
-	n.cmd.Stdout, n.cmd.Stderr = &n.out, &n.out
-	if err := n.cmd.Start(); err != nil {
-		t.Fatalf("starting redis-server: %v", err)
-	}
-}
-
-// kill stops one node by its PID, at once (SIGKILL: a crash, no goodbye).
-func (c *redisCluster) kill(n *clusterNode) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if n.cmd != nil && n.cmd.Process != nil {
-		n.cmd.Process.Kill()
-		n.cmd.Wait()
-		n.cmd = nil
-	}
-}
-
-func (c *redisCluster) stop() {
-	for _, n := range c.nodes {
-		c.kill(n)
-	}
-}
-
-func nodeClient(n *clusterNode) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: n.addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
-}
-
-func (c *redisCluster) waitPing(t testing.TB, n *clusterNode) {
-	t.Helper()
-	rc := nodeClient(n)
-	defer rc.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := rc.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not answer: %v\n%s", n.addr(), err, n.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// waitOK waits until every given node says cluster_state:ok.
-func (c *redisCluster) waitOK(t testing.TB, nodes ...*clusterNode) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for _, n := range nodes {
-		rc := nodeClient(n)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			info, err := rc.ClusterInfo(ctx).Result()
-			cancel()
-			if err == nil && strings.Contains(info, "cluster_state:ok") {
-				break
-			}
-			if time.Now().After(deadline) {
-				rc.Close()
-				t.Fatalf("cluster node %s not ok: %v\n%s", n.addr(), err, info)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		rc.Close()
-	}
-}
-
-// waitFailover waits until masters of the given nodes are masters and
-// every one of them says cluster_state:ok.
-func (c *redisCluster) waitFailover(t testing.TB, nodes []*clusterNode, masters int) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		n := 0
-		for _, node := range nodes {
-			if role(node) == "master" {
-				n++
-			}
-		}
-		if n == masters {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no failover: %d masters, want %d", n, masters)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	c.waitOK(t, nodes...)
-}
 
 // quietLog discards go-redis's log lines (a killed node is dialled again
 // and again until the cluster client learns of the failover).
@@ -200,35 +29,14 @@ func (quietLog) Printf(context.Context, string, ...any) {}
 
 func init() { redis.SetLogger(quietLog{}) }
 
-// role is a node's ROLE: "master" or "slave".
-func role(n *clusterNode) string {
-	rc := nodeClient(n)
-	defer rc.Close()
-	v, err := rc.Do(context.Background(), "ROLE").Slice()
-	if err != nil || len(v) == 0 {
-		return ""
-	}
-	s, _ := v[0].(string)
-	return s
-}
-
-// url is the cluster's redis-cluster:// URL, every node a seed.
-func (c *redisCluster) url() string {
-	var a []string
-	for _, n := range c.nodes {
-		a = append(a, n.addr())
-	}
-	return "redis-cluster://" + strings.Join(a, ",")
-}
-
-func clusterClient(t testing.TB, c *redisCluster) redis.UniversalClient {
+func clusterClient(t testing.TB, c *rediscluster.Cluster) redis.UniversalClient {
 	t.Helper()
-	rc, err := NewClient(c.url() + "?dial_timeout=200ms")
+	rc, err := NewClient(c.URL() + "?dial_timeout=200ms")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := rc.(*redis.ClusterClient); !ok {
-		t.Fatalf("NewClient(%q) = %T, want a cluster client", c.url(), rc)
+		t.Fatalf("NewClient(%q) = %T, want a cluster client", c.URL(), rc)
 	}
 	t.Cleanup(func() { rc.Close() })
 	return rc
@@ -276,7 +84,7 @@ func TestNewClientURLs(t *testing.T) {
 // TestRedisClusterStore: the Store on a three-master cluster: entries and
 // leases land on every master, and a cold fleet fetches each origin once.
 func TestRedisClusterStore(t *testing.T) {
-	c := startCluster(t, 3, 0)
+	c := rediscluster.Start(t, 3, 0)
 	rc := clusterClient(t, c)
 	ctx := context.Background()
 	st := New(rc).WithPrefix("test:")
@@ -320,7 +128,7 @@ func TestRedisClusterStore(t *testing.T) {
 
 // repServer is a rep server (server.New) on a loopback port with a
 // cluster store of its own client, as one process of a fleet.
-func repServer(t *testing.T, c *redisCluster) string {
+func repServer(t *testing.T, c *rediscluster.Cluster) string {
 	t.Helper()
 	srv, err := server.New(server.Config{Store: New(clusterClient(t, c)), AllowPrivate: true, RatePerSecond: -1})
 	if err != nil {
@@ -369,7 +177,7 @@ func ask(srv, u string) (answer, error) {
 // (503, unreachable), a disallowed path stays disallowed; after the
 // failover the store answers again.
 func TestRedisClusterFleet(t *testing.T) {
-	c := startCluster(t, 3, 1)
+	c := rediscluster.Start(t, 3, 1)
 	a, b := repServer(t, c), repServer(t, c)
 	const rules = "User-agent: *\nDisallow: /private\n"
 	var good []*storetest.Origin
@@ -404,9 +212,9 @@ func TestRedisClusterFleet(t *testing.T) {
 		fresh = append(fresh, storetest.NewOrigin(t, 0, func(string) string { return rules }))
 	}
 
-	var victim *clusterNode
-	for _, n := range c.nodes[:3] {
-		if role(n) == "master" {
+	var victim *rediscluster.Node
+	for _, n := range c.Nodes[:3] {
+		if rediscluster.Role(n) == "master" {
 			victim = n
 			break
 		}
@@ -450,17 +258,17 @@ func TestRedisClusterFleet(t *testing.T) {
 		})
 	}
 	time.Sleep(300 * time.Millisecond)
-	c.kill(victim)
+	c.Kill(victim)
 	killed.Store(true)
-	t.Logf("killed master %s", victim.addr())
-	var alive []*clusterNode
-	for _, n := range c.nodes {
+	t.Logf("killed master %s", victim.Addr())
+	var alive []*rediscluster.Node
+	for _, n := range c.Nodes {
 		if n != victim {
 			alive = append(alive, n)
 		}
 	}
 	start := time.Now()
-	c.waitFailover(t, alive, 3)
+	c.WaitFailover(t, alive, 3)
 	t.Logf("a replica took over %v after the kill", time.Since(start).Round(time.Millisecond))
 	time.Sleep(300 * time.Millisecond)
 	stop()
@@ -499,23 +307,23 @@ func TestRedisClusterFleet(t *testing.T) {
 	}
 
 	// The killed node, restarted in its directory, rejoins as a replica.
-	c.start(t, victim)
-	c.waitPing(t, victim)
+	c.Restart(t, victim)
+	c.WaitPing(t, victim)
 	deadline = time.Now().Add(20 * time.Second)
-	for role(victim) != "slave" {
+	for rediscluster.Role(victim) != "slave" {
 		if time.Now().After(deadline) {
-			t.Fatalf("restarted node is %q, want a replica", role(victim))
+			t.Fatalf("restarted node is %q, want a replica", rediscluster.Role(victim))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	c.waitOK(t, c.nodes...)
+	c.WaitOK(t, c.Nodes...)
 }
 
 // BenchmarkAllowedFromRedisCluster is BenchmarkAllowedFromRedis on a
 // cluster of three masters: every call misses the local layer and reads
 // the entry from the master that holds its slot.
 func BenchmarkAllowedFromRedisCluster(b *testing.B) {
-	c := startCluster(b, 3, 0)
+	c := rediscluster.Start(b, 3, 0)
 	s1, s2 := newSite(b, "User-agent: *\nDisallow: /private\n"), newSite(b, "User-agent: *\nDisallow: /private\n")
 	cr, err := rep.New("ExampleBot/1.0", rep.WithStore(New(clusterClient(b, c))), rep.WithFetchOptions(robotsfetch.Options{MaxOrigins: 1}))
 	if err != nil {
