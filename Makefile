@@ -1,9 +1,10 @@
 # make test is the one command that checks everything: formatting, vet,
 # staticcheck and every test with the race detector. It installs what the
-# tests need (redis-server for the Redis store, chromium for the browser
-# tests, nginx, apache2, caddy and haproxy for the generated server
-# configurations) with apt-get when they are missing; a test that cannot find them
-# fails, it never skips.
+# tests need (redis-server for the Redis store and Redis Cluster,
+# clickhouse-server and clickhouse-client for the audit on ClickHouse
+# shards, chromium for the browser tests, nginx, apache2, caddy and haproxy
+# for the generated server configurations) with apt-get when they are
+# missing; a test that cannot find them fails, it never skips.
 
 # The robots.txt corpus (15 MB of third-party files) is not in the
 # repository: tests read it from $REP_CORPUS, by default ../shared/corpus
@@ -28,6 +29,8 @@ deps:
 	for s in nginx apache2 caddy haproxy; do \
 		command -v $$s >/dev/null 2>&1 || [ -x /usr/sbin/$$s ] || missing="$$missing $$s"; \
 	done; \
+	{ command -v clickhouse-server || test -x /usr/sbin/clickhouse-server; } >/dev/null 2>&1 || missing="$$missing clickhouse-server"; \
+	command -v clickhouse-client >/dev/null 2>&1 || missing="$$missing clickhouse-client"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

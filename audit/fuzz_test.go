@@ -1,9 +1,13 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -34,7 +38,87 @@ func FuzzEnrichRow(f *testing.F) {
 		if !json.Valid(bad) {
 			t.Fatalf("invalid JSON bad row: %s", bad)
 		}
+		sameRow(t, out, AppendRowTSV(nil, "src\x00\"", &rec, row, h))
+		sameRow(t, bad, AppendBadRowTSV(nil, accesslog.BadLine{Source: "s", Line: 1, Error: "e", Text: string(line)}))
 	})
+}
+
+// sameRow requires a TabSeparated row to hold what the JSON row holds,
+// field by field, with the defaults AppendRowTSV documents for the fields
+// the JSON row omits.
+func sameRow(t *testing.T, js, tsv []byte) {
+	t.Helper()
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(js))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	line, ok := bytes.CutSuffix(tsv, []byte("\n"))
+	if !ok || bytes.IndexByte(line, '\n') >= 0 {
+		t.Fatalf("TSV row is not one line: %q", tsv)
+	}
+	fields := strings.Split(string(line), "\t")
+	if len(fields) != len(RowColumns) {
+		t.Fatalf("TSV row has %d fields, want %d: %q", len(fields), len(RowColumns), tsv)
+	}
+	absent := map[string]string{"time": "1970-01-01 00:00:00", "status": "0", "bytes": `\N`, "rule_line": "0", "gap_ms": `\N`, "crawl_delay_s": "0"}
+	for i, col := range RowColumns {
+		got := unescapeTSV(fields[i])
+		want, ok := absent[col]
+		switch v := m[col].(type) {
+		case nil:
+		case string:
+			want = v
+			if col == "time" {
+				tm, err := time.Parse(time.RFC3339, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = tm.Format(time.DateTime)
+			}
+		case json.Number:
+			want = v.String()
+		default:
+			t.Fatalf("%s: %T in the JSON row", col, v)
+		}
+		if m[col] == nil && !ok {
+			want = ""
+		}
+		if got != want {
+			t.Errorf("%s: TSV %q, JSON %q\n%s\n%q", col, got, want, js, tsv)
+		}
+	}
+}
+
+// unescapeTSV reverses ClickHouse's TabSeparated escapes as AppendRowTSV
+// writes them.
+func unescapeTSV(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 't':
+			b.WriteByte('\t')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 'x':
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+		case 'N':
+			b.WriteString(`\N`)
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 // FuzzMerge feeds arbitrary JSON to Merge, as "rep audit merge" reads

@@ -26,14 +26,15 @@ func init() {
 	register(&command{name: "serve", summary: "serve the web tester and the JSON API", run: runServe})
 }
 
-const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB]
+const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB|redis-cluster://HOST:PORT,...]
                  [-rate N] [-burst N] [-origin-rate N] [-origin-burst N] [-trust CIDR]...
                  [-host NAME]... [-cache-size SIZE] [-store-reset] [-allow-private] [-log-format text|json]
 
 Serves the robots.txt tester page at http://ADDR/, the JSON API under /api/
 (check, lint, page, fetch, allowed) and counters at /metrics (Prometheus text
 format). Fetched robots.txt files are cached in the store: in memory by
-default, in a bbolt file, or in Redis shared by a fleet.
+default, in a bbolt file, or in Redis shared by a fleet (one server, or a
+Redis Cluster given by some of its nodes).
 
 Only outbound fetches are limited: per client (-rate, -burst; clients in a
 -trust network are exempt) and per target site (-origin-rate,
@@ -50,7 +51,7 @@ func runServe(e *env) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on (port 0 picks a free one)")
-	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH or redis://HOST:PORT/DB")
+	store := fs.String("store", "memory", "robots.txt cache: memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 	allowPrivate := fs.Bool("allow-private", false, "let fetches reach loopback, private and link-local addresses (local testing)")
 	cacheSize := fs.String("cache-size", "32MiB", "memory bound of each robots.txt cache: the parsed files, and the memory store (`SIZE`: 64MiB, 512KiB, 1GiB, bytes)")
 	storeReset := fs.Bool("store-reset", false, "with -store bolt:PATH, move a damaged file aside (PATH.damaged-TIME) and start with an empty cache")
@@ -191,8 +192,9 @@ func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (
 		}
 		cfg.Store = st
 		return func() { st.Close() }, nil
-	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
-		opt, err := redis.ParseURL(spec)
+	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"),
+		strings.HasPrefix(spec, "redis-cluster://"), strings.HasPrefix(spec, "rediss-cluster://"):
+		c, err := redisstore.NewClient(spec)
 		if err != nil {
 			// A *url.Error quotes the URL, password included: keep its cause.
 			var ue *url.Error
@@ -201,7 +203,6 @@ func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (
 			}
 			return nil, fmt.Errorf("not a Redis URL (redis://[user:password@]host:port/db): %v", err)
 		}
-		c := redis.NewClient(opt)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := c.Ping(ctx).Err(); err != nil {
@@ -211,7 +212,7 @@ func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (
 		cfg.Store = redisstore.New(c)
 		return func() { c.Close() }, nil
 	}
-	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH or redis://HOST:PORT/DB")
+	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 }
 
 // serveRedisLog adapts slog to go-redis's logger; with a nil log it

@@ -12,6 +12,13 @@
 // others poll for the entry. When Redis is down, every call fails fast (bounded by the Fetcher's
 // StoreTimeout); the Fetcher then answers from its in-memory layer or
 // fetches the origin itself, and an origin it cannot read is disallowed.
+//
+// The Store works the same on one Redis and on a Redis Cluster (a
+// *redis.ClusterClient; NewClient makes either from a URL): every command
+// and the lease release script touch exactly one key, so no operation
+// spans two hash slots and the keys need no hash tags. When a master of
+// the cluster fails, the calls for its slots fail (as above) until a
+// replica takes over; the cluster client then finds the new master.
 package redisstore
 
 import (
