@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 func TestRedisClusterServeStore(t *testing.T) {
 	c := rediscluster.Start(t, 3, 0)
 	var cfg server.Config
-	closeStore, err := serveStore(&cfg, c.URL())
+	closeStore, err := serveStore(&cfg, c.URL(), false, io.Discard)
 	if err != nil {
 		t.Fatalf("-store %s: %v", c.URL(), err)
 	}

@@ -332,12 +332,12 @@ func BenchmarkAllowedFromRedisCluster(b *testing.B) {
 	ctx := context.Background()
 	urls := []string{s1.URL + "/private/x", s2.URL + "/private/x"}
 	for _, u := range urls {
-		cr.Allowed(ctx, u)
+		cr.Check(ctx, u)
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		d, _ := cr.Allowed(ctx, urls[i%2])
+		d, _ := cr.Check(ctx, urls[i%2])
 		if d.Allowed || d.Fetch.Source != robotsfetch.FromStore {
 			b.Fatalf("%v", d)
 		}
