@@ -12,11 +12,13 @@
 package boltstore
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +41,12 @@ type Store struct {
 	db *bolt.DB
 	// Now is the clock used for expiry; nil means time.Now.
 	Now func() time.Time
+	// MaxBytes bounds the stored values (0: DefaultMaxBytes; negative: no
+	// bound): past it, Put drops the expired values, then those that
+	// expire soonest, down to 90% of it. The file keeps its size for
+	// reuse (bbolt does not shrink it); the bound keeps it from growing.
+	MaxBytes int64
+	bytes    int64 // the stored values' size, counted at Open and kept up to date
 
 	mu        sync.Mutex
 	lastSweep time.Time
@@ -102,8 +110,25 @@ func Open(path string) (*Store, error) {
 		safe(db.Close)
 		return nil, &CorruptError{Path: path, Err: err}
 	}
-	return &Store{db: db}, nil
+	st := &Store{db: db}
+	err = safe(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucket).ForEach(func(_, v []byte) error {
+				st.bytes += int64(len(v))
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		safe(db.Close)
+		return nil, &CorruptError{Path: path, Err: err}
+	}
+	return st, nil
 }
+
+// DefaultMaxBytes is a Store's default bound on its values: 256 MiB, some
+// 500 files at the 500 KiB limit, hundreds of thousands of typical ones.
+const DefaultMaxBytes = 256 << 20
 
 // faultError is a panic or a memory fault inside bbolt, turned into an
 // error: a damaged file makes bbolt panic ("assertion failed") or read
@@ -183,14 +208,91 @@ func (s *Store) Put(_ context.Context, key string, e *robotsfetch.Entry, ttl tim
 	return safe(func() error {
 		return s.db.Update(func(tx *bolt.Tx) error {
 			bk := tx.Bucket(bucket)
+			var delta int64
 			if sweep {
-				if err := sweepExpired(bk, now); err != nil {
+				freed, err := sweepExpired(bk, now)
+				if err != nil {
 					return err
 				}
+				delta -= freed
 			}
-			return bk.Put([]byte(key), v)
+			if old := bk.Get([]byte(key)); old != nil {
+				delta -= int64(len(old))
+			}
+			if err := bk.Put([]byte(key), v); err != nil {
+				return err
+			}
+			delta += int64(len(v))
+			s.mu.Lock()
+			s.bytes += delta
+			over := s.maxBytes() > 0 && s.bytes > s.maxBytes()
+			s.mu.Unlock()
+			if over {
+				freed, err := shrink(bk, []byte(key), s.maxBytes()*9/10, s.bytesNow(), now)
+				if err != nil {
+					return err
+				}
+				s.mu.Lock()
+				s.bytes -= freed
+				s.mu.Unlock()
+			}
+			return nil
 		})
 	})
+}
+
+func (s *Store) maxBytes() int64 {
+	if s.MaxBytes == 0 {
+		return DefaultMaxBytes
+	}
+	return s.MaxBytes
+}
+
+func (s *Store) bytesNow() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes
+}
+
+// Bytes returns the size of the stored values.
+func (s *Store) Bytes() int64 { return s.bytesNow() }
+
+// shrink deletes values other than keep's until at most target bytes are
+// held: the expired ones, then those that expire soonest. It returns the
+// bytes freed.
+func shrink(bk *bolt.Bucket, keep []byte, target, held int64, now time.Time) (int64, error) {
+	type cand struct {
+		k   []byte
+		exp int64
+		n   int64
+	}
+	var cs []cand
+	err := bk.ForEach(func(k, v []byte) error {
+		if string(k) == string(keep) {
+			return nil
+		}
+		exp := int64(0)
+		if len(v) >= 9 && v[0] == format {
+			exp = int64(binary.BigEndian.Uint64(v[1:9]))
+		}
+		cs = append(cs, cand{append([]byte(nil), k...), exp, int64(len(v))})
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	slices.SortFunc(cs, func(a, b cand) int { return cmp.Compare(a.exp, b.exp) })
+	var freed int64
+	for _, c := range cs {
+		if held-freed <= target && c.exp > now.Unix() {
+			break
+		}
+		if err := bk.Delete(c.k); err != nil {
+			return freed, err
+		}
+		freed += c.n
+	}
+	return freed, nil
 }
 
 // AcquireLease implements robotsfetch.Leaser, in memory.
@@ -205,11 +307,12 @@ func (s *Store) ReleaseLease(_ context.Context, key, token string) error {
 	return nil
 }
 
-func sweepExpired(bk *bolt.Bucket, now time.Time) error {
+func sweepExpired(bk *bolt.Bucket, now time.Time) (freed int64, err error) {
 	var dead [][]byte
-	err := bk.ForEach(func(k, v []byte) error {
+	err = bk.ForEach(func(k, v []byte) error {
 		if len(v) < 9 || v[0] != format || now.Unix() >= int64(binary.BigEndian.Uint64(v[1:9])) {
 			dead = append(dead, append([]byte(nil), k...))
+			freed += int64(len(v))
 		}
 		return nil
 	})
@@ -218,7 +321,7 @@ func sweepExpired(bk *bolt.Bucket, now time.Time) error {
 			err = bk.Delete(k)
 		}
 	}
-	return err
+	return freed, err
 }
 
 // Len returns how many values the file holds, expired ones included.

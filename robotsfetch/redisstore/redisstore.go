@@ -66,7 +66,11 @@ func (s *Store) Get(ctx context.Context, key string) (*robotsfetch.Entry, error)
 	return e, err
 }
 
-// Put implements robotsfetch.Store.
+// Put implements robotsfetch.Store. Every value is written with its TTL
+// (at most the fetcher's outage limit plus its max age), so keys never
+// outlive their use; the memory a fleet's Redis gives the cache is bounded
+// on the server (maxmemory with the volatile-ttl or volatile-lru policy,
+// docs/fetch.md).
 func (s *Store) Put(ctx context.Context, key string, e *robotsfetch.Entry, ttl time.Duration) error {
 	b, err := robotsfetch.Encode(e)
 	if err != nil {
