@@ -83,3 +83,34 @@ func TestRunContextStops(t *testing.T) {
 		t.Errorf("RunContext with a live context = %v, %v", r, err)
 	}
 }
+
+// TestLintBudgetLongGlobs: a file of long wildcard patterns (2 KB each, a
+// shape whose glob comparisons cost len·len steps) meets the budget by its
+// real cost and says so, where counting each comparison as one step let
+// such a file run for half a minute.
+func TestLintBudgetLongGlobs(t *testing.T) {
+	var b []byte
+	b = append(b, "User-agent: *\n"...)
+	for i := range 240 {
+		kind := "Allow: /"
+		if i%2 == 1 {
+			kind = "Disallow: /"
+		}
+		b = append(b, kind...)
+		for range 1000 - i%7 {
+			b = append(b, "a*"...)
+		}
+		b = append(b, '\n')
+	}
+	r, w := run(context.Background(), b, Options{})
+	if w <= lintBudget {
+		t.Fatalf("work %d within the budget %d: the comparisons of 2 KB globs are counted as cheap", w, lintBudget)
+	}
+	found := false
+	for _, d := range r.Findings {
+		found = found || d.Code == "checks-incomplete"
+	}
+	if !found {
+		t.Error("the checks stopped without a checks-incomplete finding")
+	}
+}

@@ -526,7 +526,16 @@ func (l *linter) shadowedBy(e entry, r robotstxt.Rule, byHead map[string][]robot
 	rh := head(r.Pattern)
 	for k := 0; k <= len(rh); k++ {
 		for _, s := range byHead[rh[:k]] {
-			if !l.spend(1) {
+			// A glob comparison is linear without a '*' in s, and up to
+			// len(s)·len(r) steps with one (greedy star matching
+			// backtracks): count it so, in units of 256 steps, so that long
+			// hostile patterns meet the budget as soon as their real cost
+			// does.
+			cost := 1 + len(r.Pattern)/256
+			if strings.IndexByte(s.Pattern, '*') >= 0 {
+				cost = 1 + len(s.Pattern)*len(r.Pattern)/256
+			}
+			if !l.spend(cost) {
 				return robotstxt.Rule{}, false
 			}
 			if s.Line == r.Line || s.Pattern == r.Pattern || !beats(s, r) || !globCovers(fullForm(s.Pattern), rf) {
