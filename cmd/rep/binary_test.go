@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // repBinary builds rep as a plain binary in the test's temporary directory
@@ -20,4 +25,51 @@ func repBinary(t *testing.T) string {
 		t.Fatalf("building rep: %v\n%s", err, out)
 	}
 	return path
+}
+
+// startServe runs rep serve (a plain build) with args as its own process
+// on a free loopback port, stopped when the test ends, and returns its
+// base URL and process ID.
+func startServe(t *testing.T, args ...string) (base string, pid int) {
+	t.Helper()
+	cmd := exec.Command(repBinary(t), append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)/`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case base = <-addr:
+	case <-time.After(20 * time.Second):
+		t.Fatal("rep serve did not say where it listens")
+	}
+	return base, cmd.Process.Pid
+}
+
+// peakRSS returns the peak resident memory of process pid in MB (VmHWM).
+func peakRSS(t *testing.T, pid int) int {
+	t.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(status)
+	if m == nil {
+		t.Fatal("no VmHWM in /proc/PID/status")
+	}
+	kb, _ := strconv.Atoi(string(m[1]))
+	return kb / 1024
 }

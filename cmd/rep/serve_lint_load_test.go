@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,32 +25,7 @@ func TestServeLintLoad(t *testing.T) {
 		fmt.Fprintf(&b, "Dissalow: /p%d\n", i)
 	}
 	body, _ := json.Marshal(map[string]string{"robots": b.String()})
-	bin := repBinary(t)
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)/`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-addr:
-	case <-time.After(20 * time.Second):
-		t.Fatal("rep serve did not say where it listens")
-	}
+	base, pid := startServe(t)
 	client := &http.Client{Timeout: 60 * time.Second}
 	var wg sync.WaitGroup
 	codes := make(chan int, clients)
@@ -106,15 +76,10 @@ func TestServeLintLoad(t *testing.T) {
 			n200++
 		}
 	}
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(status)
-	peak, _ := strconv.Atoi(string(m[1]))
-	t.Logf("%d clients: %d answered, the rest 503; peak RSS %d MB; slowest /healthz %v", clients, n200, peak/1024, slowest)
-	if peak/1024 >= limitMB {
-		t.Errorf("peak RSS %d MB: the bound is %d MB", peak/1024, limitMB)
+	peak := peakRSS(t, pid)
+	t.Logf("%d clients: %d answered, the rest 503; peak RSS %d MB; slowest /healthz %v", clients, n200, peak, slowest)
+	if peak >= limitMB {
+		t.Errorf("peak RSS %d MB: the bound is %d MB", peak, limitMB)
 	}
 	if slowest >= 100*time.Millisecond {
 		t.Errorf("/healthz took %v under load: the bound is 100 ms", slowest)

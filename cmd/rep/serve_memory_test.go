@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,32 +34,7 @@ func TestServeMemoryBound(t *testing.T) {
 		defer s.Close()
 		sites = append(sites, s)
 	}
-	bin := repBinary(t)
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-allow-private", "-trust", "127.0.0.0/8")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)/`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-addr:
-	case <-time.After(20 * time.Second):
-		t.Fatal("rep serve did not say where it listens")
-	}
+	base, pid := startServe(t, "-allow-private", "-trust", "127.0.0.0/8")
 	client := &http.Client{Timeout: 30 * time.Second}
 	for round := range 2 {
 		for i, s := range sites {
@@ -79,20 +50,8 @@ func TestServeMemoryBound(t *testing.T) {
 			}
 		}
 	}
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb := func(field string) int {
-		m := regexp.MustCompile(field + `:\s+(\d+) kB`).FindSubmatch(status)
-		if m == nil {
-			t.Fatalf("no %s in /proc/PID/status", field)
-		}
-		n, _ := strconv.Atoi(string(m[1]))
-		return n
-	}
-	peak, now := kb("VmHWM")/1024, kb("VmRSS")/1024
-	t.Logf("%d origins × %d KiB: peak RSS %d MB, now %d MB", origins, len(body)>>10, peak, now)
+	peak := peakRSS(t, pid)
+	t.Logf("%d origins × %d KiB: peak RSS %d MB", origins, len(body)>>10, peak)
 	if peak >= limitMB {
 		t.Errorf("peak RSS %d MB for %d origins of 500 KiB: the bound is %d MB", peak, origins, limitMB)
 	}
