@@ -1,49 +1,22 @@
 package robotsfetch
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit/table"
 )
 
-// readTable reads testdata/name: one row per line, fields split by tabs,
-// blank lines and lines starting with '#' skipped. Each row must have n
-// fields.
+// readTable reads testdata/name, a tab-separated table of n fields a row.
 func readTable(t *testing.T, name string, n int) [][]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		row := strings.Split(l, "\t")
-		if len(row) != n {
-			t.Fatalf("%s:%d: %d fields, want %d", name, ln, len(row), n)
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("%s: no rows", name)
-	}
-	return rows
+	return table.Read(t, filepath.Join("testdata", name), n)
 }
 
 func atoiT(t *testing.T, s string) int {
