@@ -163,6 +163,9 @@ func runGate(e *env) int {
 		logw = f
 	}
 	logger := slog.New(slog.NewJSONHandler(logw, nil))
+	// What net/http and the proxy would print with the standard logger
+	// goes into the same JSON log.
+	errLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
@@ -174,7 +177,7 @@ func runGate(e *env) int {
 			r.SetURL(target)
 			r.SetXForwarded()
 			r.Out.Host = r.In.Host
-		}}
+		}, ErrorHandler: gateProxyError(logger, target), ErrorLog: errLog}
 		g := gate.New(p, proxy, gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce)})
 		h = g
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, proxying http://%s/ to %s\n", gateMode(p, *enforce), ln.Addr(), target)
@@ -183,7 +186,7 @@ func runGate(e *env) int {
 		h = g.ForwardAuth()
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, forward-auth endpoint on http://%s/\n", gateMode(p, *enforce), ln.Addr())
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -198,6 +201,20 @@ func runGate(e *env) int {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
 	}
 	return exitOK
+}
+
+// gateProxyError answers 502 when the upstream fails and logs why as one
+// JSON record (msg "rep gate: upstream error") beside the decisions.
+func gateProxyError(logger *slog.Logger, target *url.URL) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		logger.LogAttrs(r.Context(), slog.LevelError, "rep gate: upstream error",
+			slog.String("upstream", target.Redacted()),
+			slog.String("method", r.Method),
+			slog.String("host", r.Host),
+			slog.String("uri", r.URL.RequestURI()),
+			slog.String("error", err.Error()))
+		w.WriteHeader(http.StatusBadGateway)
+	}
 }
 
 func gateMode(p *policy.Policy, override string) policy.Enforce {

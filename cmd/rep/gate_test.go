@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -161,5 +162,38 @@ func TestGateUsage(t *testing.T) {
 		if code, _, _ := runRep(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestGateUpstreamDown: when the site is down the gate answers 502 and
+// says why in its JSON log, beside the decision.
+func TestGateUpstreamDown(t *testing.T) {
+	site := httptest.NewServer(http.NotFoundHandler())
+	down := site.URL
+	site.Close()
+	logFile := filepath.Join(t.TempDir(), "gate.log")
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", down, "-log", logFile)
+	if code, _ := gateGet(t, base+"/blog/", gateBrowser); code != http.StatusBadGateway {
+		t.Errorf("site down: %d, want 502", code)
+	}
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var upstreamErr, decision bool
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		switch rec["msg"] {
+		case "rep gate: upstream error":
+			upstreamErr = rec["level"] == "ERROR" && rec["uri"] == "/blog/" && rec["upstream"] == down && rec["error"] != ""
+		case "rep gate":
+			decision = rec["status"] == float64(502)
+		}
+	}
+	if !upstreamErr || !decision {
+		t.Errorf("log lacks the upstream error or the decision:\n%s", data)
 	}
 }
