@@ -18,8 +18,18 @@ func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
 // (nginx, as the generated configuration sends them), its User-Agent from
 // User-Agent, and its client from X-Real-IP or X-Forwarded-For when the
 // proxy is in Options.Trust. The logged status is the endpoint's answer.
+//
+// A GET or HEAD of /robots.txt that carries neither X-Forwarded-Uri nor
+// X-Original-URI is not a question but a request the proxy passed on: it
+// is answered with the policy's robots.txt as ServeHTTP serves it, so the
+// proxy can route /robots.txt to the endpoint.
 func (g *Gate) ForwardAuth() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" && (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+			r.Header.Get("X-Forwarded-Uri") == "" && r.Header.Get("X-Original-URI") == "" {
+			g.serveRobots(w, r)
+			return
+		}
 		method := first(r.Header.Get("X-Forwarded-Method"), r.Header.Get("X-Original-Method"), r.Method)
 		uri := first(r.Header.Get("X-Forwarded-Uri"), r.Header.Get("X-Original-URI"), r.URL.RequestURI())
 		host := first(r.Header.Get("X-Forwarded-Host"), r.Host)

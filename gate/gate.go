@@ -38,6 +38,7 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/policy"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -59,6 +60,13 @@ type Options struct {
 	// CacheTTL is how long a verification is reused for one IP and
 	// crawler; zero means an hour.
 	CacheTTL time.Duration
+	// Store, when set, keeps verification verdicts beside the in-process
+	// cache, so that gates sharing it (Redis) or restarting (a bbolt
+	// file) verify an address once per CacheTTL: each is an entry under
+	// StoreKey whose body is the verdict's JSON (VerdictRecord), written
+	// with CacheTTL as its TTL. A failing Store is logged and the gate
+	// verifies without it.
+	Store robotsfetch.Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -256,17 +264,26 @@ func (g *Gate) verify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler) i
 	if ok && now.Before(e.expires) {
 		return e.v
 	}
+	if res, expires, ok := g.fromStore(ctx, ip, c, now); ok {
+		g.remember(k, res, expires)
+		return res
+	}
 	res := g.o.Verifier.VerifyCrawler(ctx, ip, c, now)
 	if res.Err != nil {
 		return res // a DNS failure: ask again next time
 	}
+	g.remember(k, res, now.Add(g.o.CacheTTL))
+	g.toStore(ctx, ip, c, res, now)
+	return res
+}
+
+func (g *Gate) remember(k cacheKey, res identity.Result, expires time.Time) {
 	g.mu.Lock()
 	if len(g.cache) >= maxCache {
 		clear(g.cache)
 	}
-	g.cache[k] = cacheEntry{res, now.Add(g.o.CacheTTL)}
+	g.cache[k] = cacheEntry{res, expires}
 	g.mu.Unlock()
-	return res
 }
 
 // clientIP is the address to judge r by: the connection's, or when it

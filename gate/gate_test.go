@@ -297,3 +297,32 @@ func TestForwardAuth(t *testing.T) {
 		t.Errorf("log %v", recs)
 	}
 }
+
+// TestForwardAuthRobots: the endpoint serves the policy's robots.txt to a
+// request the proxy passed on, and still answers a question about it.
+func TestForwardAuthRobots(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{})
+	fa := httptest.NewServer(f.g.ForwardAuth())
+	t.Cleanup(fa.Close)
+	resp, err := http.Get(fa.URL + "/robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Equal(body, f.g.robots) || resp.Header.Get("ETag") != f.g.etag {
+		t.Errorf("robots.txt: %d %q %q", resp.StatusCode, resp.Header.Get("ETag"), body)
+	}
+	req, _ := http.NewRequest(http.MethodGet, fa.URL+"/robots.txt", nil)
+	req.Header.Set("X-Original-URI", "/x")
+	req.Header.Set("User-Agent", gptbotUA)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 403 || len(body) != 0 {
+		t.Errorf("a question at /robots.txt: %d %q", resp.StatusCode, body)
+	}
+}

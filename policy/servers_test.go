@@ -7,19 +7,16 @@ package policy
 // fails these tests, it never skips them.
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit/webserver"
 )
 
 const serverPolicy = `enforce = "block"
@@ -49,86 +46,6 @@ const (
 	browserUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 	gptbotUA  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
 )
-
-// needServer fails the test when the server's program is missing.
-func needServer(t *testing.T, prog string) string {
-	t.Helper()
-	path, err := exec.LookPath(prog)
-	if err != nil {
-		for _, dir := range []string{"/usr/sbin", "/usr/bin"} {
-			if _, err := os.Stat(filepath.Join(dir, prog)); err == nil {
-				return filepath.Join(dir, prog)
-			}
-		}
-		t.Fatalf("%s is not installed: run make deps (apt-get install nginx apache2 caddy haproxy)", prog)
-	}
-	return path
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// validate runs a server's configuration check.
-func validate(t *testing.T, name string, args ...string) {
-	t.Helper()
-	out, err := exec.Command(name, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-}
-
-// start runs a server in the foreground until the test ends, and waits for
-// its port.
-func start(t *testing.T, port int, name string, env []string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		// SIGTERM lets a server stop its own children (Apache's run as
-		// another user and hold the output pipe); kill what is left of the
-		// process group after a while.
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		select {
-		case err := <-done:
-			done <- err
-			t.Fatalf("%s exited: %v\n%s", name, err, out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %d:\n%s", name, port, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 // exercise sends requests through the server on port and checks each gets
 // what the policy asks for: the headers HeadersFor gives, and a 403 only
@@ -197,9 +114,9 @@ func serverFixture(t *testing.T) (*Policy, string) {
 }
 
 func TestNginx(t *testing.T) {
-	nginx := needServer(t, "nginx")
+	nginx := webserver.Need(t, "nginx")
 	p, dir := serverFixture(t)
-	port := freePort(t)
+	port := webserver.FreePort(t)
 	conf := filepath.Join(dir, "test-nginx.conf")
 	os.WriteFile(conf, []byte(fmt.Sprintf(`daemon off;
 master_process off;
@@ -223,15 +140,15 @@ http {
     }
 }
 `, dir, port)), 0o644)
-	validate(t, nginx, "-t", "-p", dir, "-c", conf)
-	start(t, port, nginx, nil, "-p", dir, "-c", conf)
+	webserver.Validate(t, nginx, nil, "-t", "-p", dir, "-c", conf)
+	webserver.Start(t, port, nginx, nil, "-p", dir, "-c", conf)
 	exercise(t, p, port)
 }
 
 func TestApache(t *testing.T) {
-	apache := needServer(t, "apache2")
+	apache := webserver.Need(t, "apache2")
 	p, dir := serverFixture(t)
-	vhostPort, htPort := freePort(t), freePort(t)
+	vhostPort, htPort := webserver.FreePort(t), webserver.FreePort(t)
 	for _, d := range []string{"vhost", "htroot", "run"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
@@ -271,22 +188,22 @@ Listen 127.0.0.1:%[3]d
     </Directory>
 </VirtualHost>
 `, dir, vhostPort, htPort, mods)), 0o644)
-	validate(t, apache, "-t", "-f", conf)
+	webserver.Validate(t, apache, nil, "-t", "-f", conf)
 	t.Cleanup(func() {
 		if t.Failed() {
 			b, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 			t.Logf("error.log:\n%s", b)
 		}
 	})
-	start(t, vhostPort, apache, nil, "-f", conf, "-DFOREGROUND")
+	webserver.Start(t, vhostPort, apache, nil, "-f", conf, "-DFOREGROUND")
 	t.Run("vhost", func(t *testing.T) { exercise(t, p, vhostPort) })
 	t.Run("htaccess", func(t *testing.T) { exercise(t, p, htPort) })
 }
 
 func TestCaddy(t *testing.T) {
-	caddy := needServer(t, "caddy")
+	caddy := webserver.Need(t, "caddy")
 	p, dir := serverFixture(t)
-	port := freePort(t)
+	port := webserver.FreePort(t)
 	conf := filepath.Join(dir, "test.Caddyfile")
 	os.WriteFile(conf, []byte(fmt.Sprintf(`{
 	admin off
@@ -301,23 +218,19 @@ http://127.0.0.1:%[2]d {
 }
 `, dir, port)), 0o644)
 	env := []string{"HOME=" + dir, "XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}
-	cmd := exec.Command(caddy, "validate", "--config", conf, "--adapter", "caddyfile")
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("caddy validate: %v\n%s", err, out)
-	}
-	start(t, port, caddy, env, "run", "--config", conf, "--adapter", "caddyfile")
+	webserver.Validate(t, caddy, env, "validate", "--config", conf, "--adapter", "caddyfile")
+	webserver.Start(t, port, caddy, env, "run", "--config", conf, "--adapter", "caddyfile")
 	exercise(t, p, port)
 }
 
 func TestHAProxy(t *testing.T) {
-	haproxy := needServer(t, "haproxy")
+	haproxy := webserver.Need(t, "haproxy")
 	p, dir := serverFixture(t)
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok\n")
 	}))
 	defer backend.Close()
-	port := freePort(t)
+	port := webserver.FreePort(t)
 	snippet, _ := os.ReadFile(filepath.Join(dir, "haproxy.cfg"))
 	conf := filepath.Join(dir, "test-haproxy.cfg")
 	os.WriteFile(conf, []byte(fmt.Sprintf(`global
@@ -337,8 +250,8 @@ frontend site
 backend app
     server app %s
 `, port, indent(string(snippet), "    "), strings.TrimPrefix(backend.URL, "http://"))), 0o644)
-	validate(t, haproxy, "-c", "-f", conf)
-	start(t, port, haproxy, nil, "-db", "-f", conf)
+	webserver.Validate(t, haproxy, nil, "-c", "-f", conf)
+	webserver.Start(t, port, haproxy, nil, "-db", "-f", conf)
 	exercise(t, p, port)
 }
 

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/gate"
 	"github.com/rep-toolkit/rep/lint"
@@ -26,8 +28,8 @@ func init() {
 	register(&command{name: "gate", summary: "enforce a policy in front of a site: reverse proxy or forward-auth endpoint", run: runGate})
 }
 
-const gateUsage = `usage: rep gate -policy POLICY -upstream URL [-addr HOST:PORT] [-trust CIDR ...] [flags]
-       rep gate -policy POLICY -forward-auth [-addr HOST:PORT] [-trust CIDR ...] [flags]
+const gateUsage = `usage: rep gate -policy POLICY -upstream URL [-addr HOST:PORT] [-store ...] [-trust CIDR ...] [flags]
+       rep gate -policy POLICY -forward-auth [-addr HOST:PORT] [-store ...] [-trust CIDR ...] [flags]
 
 Puts a policy (see rep policy and docs/policy.md) in front of a site. With
 -upstream it is a reverse proxy: it serves /robots.txt from the policy, adds
@@ -42,6 +44,11 @@ request through, 403 to refuse it, for nginx auth_request (send
 X-Original-URI and X-Real-IP), Caddy forward_auth and Traefik ForwardAuth
 (X-Forwarded-Uri, X-Forwarded-For). The proxy's address must be in -trust
 for the client's address to be believed.
+
+Verification verdicts are cached per address and crawler for -cache-ttl,
+in memory and, with -store bolt:PATH, redis://HOST:PORT/DB or
+redis-cluster://HOST:PORT,..., in a store that survives restarts or is
+shared by several gates.
 
 Every decision is logged as one JSON line on standard output (or -log
 FILE): a log rep audit reads.
@@ -91,6 +98,8 @@ func runGate(e *env) int {
 	offline := fs.Bool("offline", false, "verify by IP lists only, without reverse DNS")
 	resolver := fs.String("resolver", "", "DNS server `HOST:PORT` for reverse DNS (default: the system's)")
 	logFile := fs.String("log", "", "append the decision log to `FILE` instead of standard output")
+	store := fs.String("store", "memory", "verification cache: memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
+	cacheTTL := fs.Duration("cache-ttl", time.Hour, "how long a verification verdict is reused for one address and crawler")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), gateUsage)
 		fs.PrintDefaults()
@@ -162,7 +171,23 @@ func runGate(e *env) int {
 		defer f.Close()
 		logw = f
 	}
+	if *cacheTTL <= 0 {
+		fmt.Fprintln(e.stderr, "rep gate: -cache-ttl must be positive, e.g. 1h")
+		return exitUsage
+	}
 	logger := slog.New(slog.NewJSONHandler(logw, nil))
+	redis.SetLogger(serveRedisLog{})
+	st, closeStore, err := openStore("rep gate", *store, false, e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep gate: -store %s: %v\n", redactStore(*store), err)
+		return exitUsage
+	}
+	redis.SetLogger(serveRedisLog{logger})
+	defer closeStore()
+	opts := gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce), Store: st, CacheTTL: *cacheTTL}
+	// What net/http and the proxy would print with the standard logger
+	// goes into the same JSON log.
+	errLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
@@ -174,16 +199,16 @@ func runGate(e *env) int {
 			r.SetURL(target)
 			r.SetXForwarded()
 			r.Out.Host = r.In.Host
-		}}
-		g := gate.New(p, proxy, gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce)})
+		}, ErrorHandler: gateProxyError(logger, target), ErrorLog: errLog}
+		g := gate.New(p, proxy, opts)
 		h = g
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, proxying http://%s/ to %s\n", gateMode(p, *enforce), ln.Addr(), target)
 	} else {
-		g := gate.New(p, http.NotFoundHandler(), gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce)})
+		g := gate.New(p, http.NotFoundHandler(), opts)
 		h = g.ForwardAuth()
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, forward-auth endpoint on http://%s/\n", gateMode(p, *enforce), ln.Addr())
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -198,6 +223,20 @@ func runGate(e *env) int {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
 	}
 	return exitOK
+}
+
+// gateProxyError answers 502 when the upstream fails and logs why as one
+// JSON record (msg "rep gate: upstream error") beside the decisions.
+func gateProxyError(logger *slog.Logger, target *url.URL) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		logger.LogAttrs(r.Context(), slog.LevelError, "rep gate: upstream error",
+			slog.String("upstream", target.Redacted()),
+			slog.String("method", r.Method),
+			slog.String("host", r.Host),
+			slog.String("uri", r.URL.RequestURI()),
+			slog.String("error", err.Error()))
+		w.WriteHeader(http.StatusBadGateway)
+	}
 }
 
 func gateMode(p *policy.Policy, override string) policy.Enforce {

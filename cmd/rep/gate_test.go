@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +15,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/gate"
+	"github.com/rep-toolkit/rep/robotsfetch/boltstore"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the gate's goroutine and the test.
@@ -161,5 +167,73 @@ func TestGateUsage(t *testing.T) {
 		if code, _, _ := runRep(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestGateUpstreamDown: when the site is down the gate answers 502 and
+// says why in its JSON log, beside the decision.
+func TestGateUpstreamDown(t *testing.T) {
+	site := httptest.NewServer(http.NotFoundHandler())
+	down := site.URL
+	site.Close()
+	logFile := filepath.Join(t.TempDir(), "gate.log")
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", down, "-log", logFile)
+	if code, _ := gateGet(t, base+"/blog/", gateBrowser); code != http.StatusBadGateway {
+		t.Errorf("site down: %d, want 502", code)
+	}
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var upstreamErr, decision bool
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		switch rec["msg"] {
+		case "rep gate: upstream error":
+			upstreamErr = rec["level"] == "ERROR" && rec["uri"] == "/blog/" && rec["upstream"] == down && rec["error"] != ""
+		case "rep gate":
+			decision = rec["status"] == float64(502)
+		}
+	}
+	if !upstreamErr || !decision {
+		t.Errorf("log lacks the upstream error or the decision:\n%s", data)
+	}
+}
+
+// TestGateStore: with -store bolt:PATH the verdicts outlive the gate.
+func TestGateStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gate.db")
+	t.Run("gate", func(t *testing.T) {
+		base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-store", "bolt:"+path, "-log", filepath.Join(t.TempDir(), "gate.log"))
+		req, _ := http.NewRequest(http.MethodGet, base+"/auth", nil)
+		req.Header.Set("User-Agent", gateGooglebot)
+		req.Header.Set("X-Original-URI", "/blog/")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Errorf("spoofed Googlebot: %d", resp.StatusCode)
+		}
+	})
+	st, err := boltstore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := st.Get(context.Background(), gate.StoreKey(netip.MustParseAddr("127.0.0.1"), "Googlebot"))
+	if err != nil || e == nil || e.Good == nil {
+		t.Fatalf("no verdict in the store: %v %+v", err, e)
+	}
+	var rec gate.VerdictRecord
+	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.Verdict != identity.Spoofed {
+		t.Errorf("stored %s: %v", e.Good.Body, err)
+	}
+	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
+		t.Errorf("unknown store: exit %d", code)
 	}
 }

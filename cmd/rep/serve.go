@@ -17,6 +17,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsfetch/boltstore"
 	"github.com/rep-toolkit/rep/robotsfetch/redisstore"
 	"github.com/rep-toolkit/rep/server"
@@ -169,29 +170,44 @@ func limitText(rate float64, burst int) string {
 // serveStore configures the robots.txt cache named by -store and returns
 // the function that closes it.
 func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (func(), error) {
+	st, closeStore, err := openStore("rep serve", spec, reset, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		cfg.Store = st
+	}
+	return closeStore, nil
+}
+
+// openStore opens the store a -store flag names (memory, bolt:PATH,
+// redis://..., redis-cluster://...) for the command cmd and returns it
+// with the function that closes it; the store is nil for memory, which
+// each command keeps its own way. With reset, a damaged bbolt file is
+// moved aside and an empty one started.
+func openStore(cmd, spec string, reset bool, stderr io.Writer) (robotsfetch.Store, func(), error) {
 	switch {
 	case spec == "memory":
-		return func() {}, nil
+		return nil, func() {}, nil
 	case strings.HasPrefix(spec, "bolt:"):
 		path := strings.TrimPrefix(spec, "bolt:")
 		if path == "" {
-			return nil, fmt.Errorf("give a file after bolt:, e.g. -store bolt:robots.db")
+			return nil, nil, fmt.Errorf("give a file after bolt:, e.g. -store bolt:robots.db")
 		}
 		st, err := boltstore.Open(path)
 		var ce *boltstore.CorruptError
 		if errors.As(err, &ce) && reset {
 			aside := fmt.Sprintf("%s.damaged-%d", path, time.Now().Unix())
 			if rerr := os.Rename(path, aside); rerr != nil {
-				return nil, fmt.Errorf("%v; moving it aside: %v", err, rerr)
+				return nil, nil, fmt.Errorf("%v; moving it aside: %v", err, rerr)
 			}
-			fmt.Fprintf(stderr, "rep serve: %v\nrep serve: moved it to %s; starting with an empty cache\n", err, aside)
+			fmt.Fprintf(stderr, "%s: %v\n%s: moved it to %s; starting with an empty cache\n", cmd, err, cmd, aside)
 			st, err = boltstore.Open(path)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		cfg.Store = st
-		return func() { st.Close() }, nil
+		return st, func() { st.Close() }, nil
 	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"),
 		strings.HasPrefix(spec, "redis-cluster://"), strings.HasPrefix(spec, "rediss-cluster://"):
 		c, err := redisstore.NewClient(spec)
@@ -201,18 +217,17 @@ func serveStore(cfg *server.Config, spec string, reset bool, stderr io.Writer) (
 			if errors.As(err, &ue) {
 				err = ue.Err
 			}
-			return nil, fmt.Errorf("not a Redis URL (redis://[user:password@]host:port/db): %v", err)
+			return nil, nil, fmt.Errorf("not a Redis URL (redis://[user:password@]host:port/db): %v", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := c.Ping(ctx).Err(); err != nil {
 			c.Close()
-			return nil, fmt.Errorf("cannot reach Redis: %v", err)
+			return nil, nil, fmt.Errorf("cannot reach Redis: %v", err)
 		}
-		cfg.Store = redisstore.New(c)
-		return func() { c.Close() }, nil
+		return redisstore.New(c), func() { c.Close() }, nil
 	}
-	return nil, fmt.Errorf("unknown store: use memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
+	return nil, nil, fmt.Errorf("unknown store: use memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 }
 
 // serveRedisLog adapts slog to go-redis's logger; with a nil log it
