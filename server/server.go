@@ -274,7 +274,7 @@ func (s *Server) heavy(h http.HandlerFunc) http.HandlerFunc {
 }
 
 // heavyWait is how long a computing request waits for a slot.
-const heavyWait = 2 * time.Second
+const heavyWait = 10 * time.Second
 
 // hostCheck refuses a request whose Host header names a host the server
 // was not told it answers to: a web page whose DNS name rebinds to a local
