@@ -366,8 +366,8 @@ func TDMRep(rules []TDMRepRule, rawurl string) []Evidence {
 	path := pathOf(rawurl)
 	for i, r := range rules {
 		if robotstxt.MatchPattern(r.Location, path) {
-			value := fmt.Sprintf(`{"location": %q, "tdm-reservation": %d}`, r.Location, r.Reservation)
-			return tdm(TDMRepFile, r.Reservation == 1, i+1, fmt.Sprintf("/.well-known/tdmrep.json entry %d", i+1), value)
+			where := fmt.Sprintf("/.well-known/tdmrep.json entry %d (location %s)", i+1, r.Location)
+			return tdm(TDMRepFile, r.Reservation == 1, i+1, where, fmt.Sprintf("tdm-reservation: %d", r.Reservation))
 		}
 	}
 	return nil
