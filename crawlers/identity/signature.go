@@ -18,13 +18,14 @@ const BySignature Method = "signature"
 // the network verdict r (reverse DNS and IP lists) and says which proved
 // the identity:
 //
-//   - a verified signature whose Signature-Agent is one the registry lists
-//     for the claimed crawler (crawlers.Verification.SignatureAgents)
+//   - a verified signature whose key was fetched from the directory of a
+//     Signature-Agent the registry lists for the claimed crawler
+//     (crawlers.Verification.SignatureAgents)
 //     makes the verdict Verified, by BySignature, or by the signature and
 //     the network check together when that check verified too; when the
 //     network check disagreed, Reason keeps what it said;
-//   - a verified signature from an agent the registry does not list for
-//     the crawler, an invalid signature, or an unverified one leaves the
+//   - a verified signature with a key from elsewhere (another directory,
+//     or keys given locally), an invalid signature, or an unverified one leaves the
 //     network verdict as it is and says why in Reason: a signature proves
 //     who holds a key, not which crawler that is;
 //   - no signature at all leaves r unchanged.
@@ -36,12 +37,12 @@ func WithSignature(r Result, sig botauth.Result) Result {
 		return r
 	}
 	r.Signature = &sig
-	agent := ""
-	if sig.Agent != nil {
-		agent = sig.Agent.URL
+	dir := ""
+	if sig.Key != nil {
+		dir = sig.Key.Directory
 	}
 	switch {
-	case sig.Verdict == botauth.Verified && r.Crawler != nil && listed(r.Crawler.Verify.SignatureAgents, agent):
+	case sig.Verdict == botauth.Verified && r.Crawler != nil && listed(r.Crawler.Verify.SignatureAgents, dir):
 		if r.Verdict == Verified {
 			r.Method = BySignature + "+" + r.Method
 			return r
@@ -56,10 +57,11 @@ func WithSignature(r Result, sig botauth.Result) Result {
 		if r.Crawler != nil {
 			who = r.Crawler.Name
 		}
-		if agent == "" {
-			agent = "a key given locally"
+		by := "a key given locally, not fetched from a directory"
+		if dir != "" {
+			by = "a key from " + dir
 		}
-		r.Reason = join(r.Reason, "signature verified for "+agent+", which the registry does not list for "+who)
+		r.Reason = join(r.Reason, "signature verified with "+by+", which the registry does not list for "+who)
 	default:
 		msg := "Web Bot Auth signature " + string(sig.Verdict)
 		if sig.Err != nil {

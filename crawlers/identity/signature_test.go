@@ -17,7 +17,8 @@ func TestWithSignature(t *testing.T) {
 	}
 	bot, _ := crawlers.ByName("Googlebot")
 	signed := func(url string) botauth.Result {
-		return botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k1", Agent: &botauth.Agent{Member: "g", URL: url}}
+		return botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k1", Agent: &botauth.Agent{Member: "g", URL: url},
+			Key: &botauth.Key{Directory: url + botauth.WellKnownPath}}
 	}
 	netOK := identity.Result{Crawler: agent, Verdict: identity.Verified, Method: identity.ByRanges}
 	netBad := identity.Result{Crawler: agent, Verdict: identity.Spoofed, Method: identity.ByRanges, Reason: "not in google-agents"}
@@ -35,8 +36,10 @@ func TestWithSignature(t *testing.T) {
 		{"signature and network agree", netOK, signed("https://agent.bot.goog"), identity.Verified, "signature+ranges", "", true},
 		{"signature alone", identity.Result{Crawler: agent, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog/"), identity.Verified, identity.BySignature, "network check: unverifiable", true},
 		{"signature over a spoofed network check", netBad, signed("https://agent.bot.goog"), identity.Verified, identity.BySignature, "network check: spoofed (not in google-agents)", true},
-		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "signature verified for https://evil.example, which the registry does not list for Google-Agent", true},
+		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "signature verified with a key from https://evil.example/.well-known/http-message-signatures-directory, which the registry does not list for Google-Agent", true},
 		{"crawler that does not sign", identity.Result{Crawler: bot, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog"), identity.Unverifiable, "", "does not list for Googlebot", true},
+		{"key given locally", netBad, botauth.Result{Verdict: botauth.Verified, Label: "sig1", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}},
+			identity.Spoofed, identity.ByRanges, "a key given locally, not fetched from a directory", true},
 		{"invalid signature", netOK, invalid, identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid", true},
 		{"no signature", netBad, none, identity.Spoofed, identity.ByRanges, "not in google-agents", false},
 		{"zero result", netOK, botauth.Result{}, identity.Verified, identity.ByRanges, "", false},
@@ -50,7 +53,7 @@ func TestWithSignature(t *testing.T) {
 		})
 	}
 	r := identity.WithSignature(netOK, signed("https://agent.bot.goog"))
-	if ev := r.Evidence(); !strings.Contains(ev, "signed by https://agent.bot.goog (keyid k1)") {
+	if ev := r.Evidence(); !strings.Contains(ev, "signed with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory (keyid k1)") {
 		t.Errorf("Evidence() = %q, want the signature named", ev)
 	}
 	var e *botauth.Error

@@ -125,10 +125,10 @@ func (r *Result) Evidence() string {
 	}
 	if s := r.Signature; s != nil && s.Verdict == botauth.Verified {
 		by := "a key given locally"
-		if s.Agent != nil {
-			by = s.Agent.URL
+		if s.Key != nil && s.Key.Directory != "" {
+			by = "a key from " + s.Key.Directory
 		}
-		parts = append(parts, "signed by "+by+" (keyid "+s.KeyID+")")
+		parts = append(parts, "signed with "+by+" (keyid "+s.KeyID+")")
 	}
 	if r.Reason != "" {
 		parts = append(parts, r.Reason)
