@@ -7,6 +7,7 @@ import (
 
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/usage"
 )
 
 // Decision is the answer to "may this crawler fetch this URL?": the
@@ -25,12 +26,37 @@ type Decision struct {
 	// the file was given, not fetched. It is shared and must not be
 	// modified.
 	Fetch *robotsfetch.Outcome
+	// Usage is the usage-preference verdict robots.txt gives for URL:
+	// the agent's Content-Usage line for its path (only when the URL may
+	// be crawled) and Content-Signal lines. It is nil when the file has no
+	// Content-Usage or Content-Signal line, or was not used (a fetch that
+	// allows or disallows everything, DecideIn). A page's own carriers are
+	// added by PageVerdict.Usage.
+	Usage *usage.Verdict
 }
 
 // Decide answers for the agent against a robots.txt already parsed (read
 // from a file, pasted): the group the agent obeys, then its deciding rule.
 func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
-	return Decision{Decision: a.Group(f).Check(rawurl), URL: rawurl, Agent: a}
+	g := a.Group(f)
+	d := Decision{Decision: g.Check(rawurl), URL: rawurl, Agent: a}
+	d.Usage = robotsUsage(f, g, rawurl, d.Allowed)
+	return d
+}
+
+// robotsUsage is the usage verdict of f for rawurl and group g, or nil
+// when f states no usage preference.
+func robotsUsage(f *robotstxt.File, g *robotstxt.Agent, rawurl string, allowed bool) *usage.Verdict {
+	if f == nil || g == nil {
+		return nil
+	}
+	for _, e := range f.Extensions() {
+		if e.Key == robotstxt.KeyContentUsage || e.Key == robotstxt.KeyContentSignal {
+			v := usage.Combine(usage.Robots(f, g, rawurl, allowed))
+			return &v
+		}
+	}
+	return nil
 }
 
 // DecideFetched answers for the agent against a fetched robots.txt: the
@@ -41,7 +67,11 @@ func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 	if r.Outcome.Verdict == robotsfetch.UseRules {
 		g = a.Group(r.File)
 	}
-	return a.DecideIn(r, g, rawurl)
+	d := a.DecideIn(r, g, rawurl)
+	if g != nil {
+		d.Usage = robotsUsage(r.File, g, rawurl, d.Allowed)
+	}
+	return d
 }
 
 // DecideIn is DecideFetched with the group already resolved: g is
@@ -162,20 +192,23 @@ type DecisionJSON struct {
 	ParserOnly bool                 `json:"parser_only,omitempty"`
 	Notes      []string             `json:"notes,omitempty"`
 	Fetch      *robotsfetch.Outcome `json:"fetch,omitempty"`
+	// Usage is the usage-preference verdict (train_ai, ai_use, search and
+	// the evidence behind them), when there is one.
+	Usage *usage.Verdict `json:"usage,omitempty"`
 }
 
 // MarshalJSON renders the decision in the one verdict shape: url, agent,
 // allowed, line, rule, group (the token that selected it, "*", or "" for
 // none), reason, via (token, fallback, star, none, or fetch), group_lines,
-// engine, tokens, parser_only, notes, and fetch when robots.txt was
-// fetched.
+// engine, tokens, parser_only, notes, fetch when robots.txt was
+// fetched, and usage when robots.txt states usage preferences.
 func (d Decision) MarshalJSON() ([]byte, error) { return json.Marshal(d.JSON()) }
 
 // JSON returns the decision in its one JSON shape (see MarshalJSON).
 func (d Decision) JSON() DecisionJSON {
 	j := DecisionJSON{
 		URL: d.URL, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
-		Group: d.Group.Agent, Reason: d.ReasonText(), GroupLines: d.Group.Lines, Fetch: d.Fetch,
+		Group: d.Group.Agent, Reason: d.ReasonText(), GroupLines: d.Group.Lines, Fetch: d.Fetch, Usage: d.Usage,
 	}
 	if j.GroupLines == nil {
 		j.GroupLines = []int{}

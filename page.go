@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/rep-toolkit/rep/robotsmeta"
+	"github.com/rep-toolkit/rep/usage"
 )
 
 // PageVerdict is the combined robots verdict for one fetched page: the
@@ -41,6 +42,23 @@ type PageVerdict struct {
 	// Policy is the full page-level policy (archive, translate, AI-usage
 	// signals, the rule and source behind each value).
 	Policy robotsmeta.Policy
+	// Usage is the usage-preference verdict for the page: robots.txt's
+	// statements (Crawl.Usage) with the page's Content-Usage header,
+	// TDMRep header or meta, and noai/noimageai (see PageUsage).
+	Usage usage.Verdict
+}
+
+// PageUsage combines the usage statements about one page: robots.txt's
+// for its URL (d.Usage), the page's own (its Content-Usage header, TDMRep
+// header or meta, noai and noimageai, read from pol) and any more the
+// caller has (usage.TDMRep for the site's /.well-known/tdmrep.json). The
+// most restrictive statement per category wins (usage.Combine).
+func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]usage.Evidence) usage.Verdict {
+	var robots []usage.Evidence
+	if d.Usage != nil {
+		robots = d.Usage.Evidence
+	}
+	return usage.Combine(append([][]usage.Evidence{robots, usage.Page(pol)}, more...)...)
 }
 
 // Link is one link of a page and whether the crawler may follow it.
@@ -107,6 +125,7 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 		Snippet: pol.Snippet, MaxSnippet: pol.MaxSnippet, MaxVideoPreview: pol.MaxVideoPreview,
 		MaxImagePreview: pol.MaxImagePreview, Policy: pol,
 	}
+	v.Usage = PageUsage(d, &v.Policy)
 	pg := pol.Page()
 	for _, r := range pg.NoSnippet {
 		v.NoSnippet = append(v.NoSnippet, r.Text)

@@ -86,6 +86,12 @@ type Verification struct {
 	RDNS   []string `json:"rdns,omitempty"`  // host name suffixes, matched at a dot boundary
 	Lists  []string `json:"lists,omitempty"` // IDs of IP-range lists (see [Lists])
 	ASN    []int    `json:"asn,omitempty"`   // autonomous systems (weak evidence)
+	// SignatureAgents are the Signature-Agent origins (Web Bot Auth) the
+	// operator documents for the crawler's signed requests, e.g.
+	// "https://agent.bot.goog"; the keys are in the key directory at
+	// /.well-known/http-message-signatures-directory there. A signature
+	// verified with a key from one of them proves the crawler's identity.
+	SignatureAgents []string `json:"signature_agents,omitempty"`
 }
 
 // Crawler is one known crawler. Values are shared: do not modify them.

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,13 +22,14 @@ import (
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
+	use "github.com/rep-toolkit/rep/usage"
 )
 
 func init() {
 	register(&command{name: "page", summary: "read a page's robots meta tags, X-Robots-Tag headers and links for a crawler", run: runPage})
 }
 
-const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-json] FILE|URL|-
+const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-tdmrep FILE] [-json] FILE|URL|-
 
 Reads the page-level robots rules of one page — every robots meta tag (head
 and body), every X-Robots-Tag header, data-nosnippet and robots-nocontent
@@ -43,6 +45,12 @@ A URL (http:// or https://) is fetched as the crawler would: the site's
 robots.txt first, and the page only if robots.txt allows the agent (a page
 that may not be crawled never has its meta tags or headers seen). Loopback,
 private and link-local addresses are refused unless -allow-private.
+
+It also prints the page's usage-preference verdict (aipref vocabulary:
+train-ai, ai-use, search): robots.txt Content-Usage and Content-Signal for
+the URL, the Content-Usage header, TDMRep (meta, header, and the site's
+/.well-known/tdmrep.json given with -tdmrep, URL mode) and noai/noimageai,
+the most restrictive statement winning, each with its carrier and line.
 
 Exit status: 0 the page is indexable by the agent, 1 it is not, 2 usage or
 input error.
@@ -81,6 +89,8 @@ type pageJSON struct {
 	// Robots is the robots.txt verdict for the URL, in the one verdict
 	// shape of rep check -json (URL mode only).
 	Robots *rep.Decision `json:"robots,omitempty"`
+	// Usage is the page's usage-preference verdict (rep.PageUsage).
+	Usage *use.Verdict `json:"usage"`
 	// NoSnippetRegions are the data-nosnippet elements, NoContentRegions
 	// the class="robots-nocontent" ones (outermost), with their positions.
 	NoSnippetRegions []pageRegionJSON `json:"nosnippet_regions"`
@@ -140,6 +150,7 @@ func runPage(e *env) int {
 	fs.Var(&headers, "H", "response header `'Name: value'` (repeatable), e.g. -H 'X-Robots-Tag: noindex'")
 	nowFlag := fs.String("now", "", "evaluation instant, `RFC3339` (drives unavailable_after); default the current time")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	tdmrepFile := fs.String("tdmrep", "", "the site's /.well-known/tdmrep.json, read from `FILE` (URL mode)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), pageUsage)
 		fs.PrintDefaults()
@@ -235,6 +246,29 @@ func runPage(e *env) int {
 		}
 	}
 	pol := page.Policy(agent, prof, now)
+	var decision rep.Decision
+	if fetch != nil {
+		decision = fetch.decision
+	}
+	var tdm []use.Evidence
+	if *tdmrepFile != "" {
+		if fetch == nil {
+			fmt.Fprintln(e.stderr, "rep page: -tdmrep needs a URL: tdmrep.json rules match the page's path")
+			return exitUsage
+		}
+		data, err := os.ReadFile(*tdmrepFile)
+		if err == nil {
+			var rules []use.TDMRepRule
+			if rules, err = use.ParseTDMRep(data); err == nil {
+				tdm = use.TDMRep(rules, fetch.finalURL)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep page: -tdmrep: %v\n", err)
+			return exitUsage
+		}
+	}
+	uv := rep.PageUsage(decision, &pol, tdm)
 	status := exitOK
 	if !pol.Index || (fetch != nil && (!fetch.allowed || fetch.status >= 400)) {
 		status = exitFinding
@@ -248,10 +282,11 @@ func runPage(e *env) int {
 		if fetch != nil {
 			j.Robots = &fetch.decision
 		}
+		j.Usage = &uv
 		enc.Encode(j)
 		return out.done(e, "rep page", status)
 	}
-	pageText(out, name, &pol, fetch, ag)
+	pageText(out, name, &pol, fetch, ag, uv)
 	return out.done(e, "rep page", status)
 }
 
@@ -321,7 +356,7 @@ func pageYesNo(b bool) string {
 
 // pageText prints the policy as a table a site owner can read: each value,
 // and the tag or header line that set it.
-func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent) {
+func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv use.Verdict) {
 	page := pol.Page()
 	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
 	for _, n := range ag.Notes {
@@ -437,6 +472,7 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	if len(other) > 0 {
 		fmt.Fprintf(w, "not for %s under %s rules: %s\n", pol.Agent, pol.Profile, strings.Join(other, "; "))
 	}
+	pageUsageText(w, uv)
 	diags := pageDiagnostics(page, fetch)
 	if len(diags) > 0 {
 		fmt.Fprintln(w)
@@ -464,6 +500,51 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 		note = " (not HTML: by its headers alone)"
 	}
 	fmt.Fprintf(w, "\n%s: %s by %s%s\n", name, verdict, pol.Agent, note)
+}
+
+// pageUsageText prints the usage verdict: each category, its preference
+// and the statements that decided it, then those that did not; nothing
+// when no carrier states a preference.
+func pageUsageText(w io.Writer, v use.Verdict) {
+	if len(v.Evidence) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nusage (aipref):")
+	say := func(e use.Evidence) string {
+		where := e.Where
+		if where == "" {
+			where = "line " + strconv.Itoa(e.Line)
+		}
+		if !strings.Contains(where, strings.Fields(string(e.Carrier))[0]) {
+			where = string(e.Carrier) + ", " + where
+		}
+		return fmt.Sprintf("%s: %q", where, e.Value)
+	}
+	for _, c := range use.Categories() {
+		var by []string
+		for _, e := range v.Deciding(c) {
+			by = append(by, say(e))
+		}
+		line := fmt.Sprintf("  %-9s %-11s", c, v.Get(c))
+		if len(by) > 0 {
+			line += " by " + strings.Join(by, "; ")
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	for _, e := range v.Evidence {
+		decides := e.Scope == "" && e.Pref != use.Unknown && e.Pref == v.Get(e.Category)
+		if decides {
+			continue
+		}
+		note := "outweighed"
+		switch {
+		case e.Scope != "":
+			note = "for " + e.Scope + " only"
+		case e.Pref == use.Unknown:
+			note = "no preference"
+		}
+		fmt.Fprintf(w, "  %-9s %-11s %s (%s)\n", e.Category, e.Pref, say(e), note)
+	}
 }
 
 // pageFetchResult is what URL mode learned beyond the page itself.

@@ -49,7 +49,7 @@ func TestPageVectors(t *testing.T) {
 			for k := range want {
 				wantKeys = append(wantKeys, k)
 			}
-			wantKeys = append(wantKeys, "sources", "diagnostics", "engine", "nosnippet_regions", "nocontent_regions")
+			wantKeys = append(wantKeys, "sources", "diagnostics", "engine", "nosnippet_regions", "nocontent_regions", "usage")
 			slices.Sort(keys)
 			slices.Sort(wantKeys)
 			if !slices.Equal(keys, wantKeys) {

@@ -25,7 +25,7 @@ func init() {
 
 const verifyUsage = `usage: rep verify [-ua USER-AGENT] [-json] [-resolver HOST:PORT] [-offline] [-at DATE] IP ...
        rep verify -update
-       rep verify -request FILE|- [-keys JWKS_FILE] [-now RFC3339] [-json] [-allow-private]
+       rep verify -request FILE|- [-keys JWKS_FILE] [-now RFC3339] [-json] [-allow-private] [-offline] [IP]
        rep verify -directory URL [-json] [-allow-private]
 
 Checks whether requests from each IP really come from the crawler the
@@ -54,6 +54,12 @@ judges created and expires at another time. -directory fetches a key
 directory (an origin or a URL) and checks its media type, JWKS shape,
 thumbprints, keys and any response signatures. Both exit 0 when verified
 or valid, 1 when not, 2 when the input cannot be read.
+
+-request with the IP the request came from also checks its User-Agent by
+reverse DNS and IP lists (-offline: the lists only) and combines both: a
+signature proves the crawler when its key comes from a directory the
+registry lists for it (Google-Agent: https://agent.bot.goog); the identity
+line says which proved it, and the exit status follows that verdict.
 
 Exit status: 0 every IP verified, 1 some IP not verified (or, with -update,
 some list rejected), 2 usage, input or DNS errors.
@@ -119,10 +125,13 @@ func runVerify(e *env) int {
 		return exitUsage
 	}
 	if ba.request != "" || ba.directory != "" {
-		ba.asJSON = *asJSON
-		if msg := ba.conflicts(fs.NArg(), *ua != "" || *update || *offline || *at != "" || *resolver != ""); msg != "" {
+		ba.asJSON, ba.offline = *asJSON, *offline
+		if msg := ba.conflicts(fs.NArg(), *ua != "" || *update || *at != "" || *resolver != "" || *offline && ba.directory != ""); msg != "" {
 			fmt.Fprintln(e.stderr, "rep verify: "+msg)
 			return exitUsage
+		}
+		if fs.NArg() == 1 {
+			ba.ip = fs.Arg(0)
 		}
 		return runBotauth(e, ba)
 	}

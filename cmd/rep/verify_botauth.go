@@ -10,12 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers/botauth"
+	"github.com/rep-toolkit/rep/crawlers/identity"
 )
 
 // botauthOptions are the flags of the Web Bot Auth modes of rep verify.
@@ -26,6 +29,11 @@ type botauthOptions struct {
 	now          string // RFC 3339
 	asJSON       bool
 	allowPrivate bool
+	// ip, with -request: the address the request came from; its
+	// User-Agent is then also checked by reverse DNS and IP lists, and
+	// identity.WithSignature combines both verdicts.
+	ip      string
+	offline bool // with ip: the IP lists only, no DNS
 }
 
 // botauthJSON is the -json output of rep verify -request. Other tools
@@ -43,6 +51,9 @@ type botauthJSON struct {
 	Expires        string   `json:"expires,omitempty"`
 	Covered        []string `json:"covered,omitempty"`
 	Base           string   `json:"signature_base,omitempty"`
+	// Identity is the combined verdict for the request's User-Agent from
+	// the IP given after -request (identity.WithSignature).
+	Identity *verifyJSON `json:"identity,omitempty"`
 }
 
 // botauthDirJSON is the -json output of rep verify -directory.
@@ -114,13 +125,46 @@ func runBotauth(e *env, o botauthOptions) int {
 		v.Keys = botauthFetcher(o.allowPrivate)
 	}
 	res := v.Verify(e.ctx, r)
+	var id *identity.Result
+	if o.ip != "" {
+		ip, err := netip.ParseAddr(strings.Trim(o.ip, "[]"))
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep verify: %q is not an IP address\n", o.ip)
+			return exitUsage
+		}
+		iv := &identity.Verifier{Ranges: identity.Embedded(), Timeout: 5 * time.Second}
+		if dir, err := identity.DefaultCacheDir(); err == nil {
+			if cached, _ := identity.LoadCache(dir); cached != nil {
+				iv.Ranges = iv.Ranges.Merge(cached)
+			}
+		}
+		if !o.offline {
+			iv.Resolver = net.DefaultResolver
+		}
+		c := identity.WithSignature(iv.VerifyAt(e.ctx, ip, r.UserAgent(), now), res)
+		id = &c
+	}
 	if o.asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		enc.Encode(botauthToJSON(res))
+		j := botauthToJSON(res)
+		if id != nil {
+			vj := verifyToJSON(*id)
+			j.Identity = &vj
+		}
+		enc.Encode(j)
 	} else {
 		printBotauth(e.stdout, res)
+		if id != nil {
+			fmt.Fprintln(e.stdout, "identity: "+verifyLine(*id))
+		}
+	}
+	if id != nil {
+		if id.Verdict == identity.Verified {
+			return exitOK
+		}
+		return exitFinding
 	}
 	if res.Verdict == botauth.Verified {
 		return exitOK
@@ -317,10 +361,14 @@ func (o botauthOptions) conflicts(nargs int, ipFlags bool) string {
 	switch {
 	case o.request != "" && o.directory != "":
 		return "-request and -directory are separate checks: give one"
-	case nargs > 0:
-		return "-request and -directory take no IP arguments"
+	case o.directory != "" && nargs > 0:
+		return "-directory takes no IP arguments"
+	case nargs > 1:
+		return "-request takes at most one IP: the address the request came from"
+	case o.offline && nargs == 0:
+		return "-offline with -request needs the IP the request came from"
 	case ipFlags:
-		return "-ua, -update, -offline, -at and -resolver verify IPs, not signatures: drop them"
+		return "-ua, -update, -at and -resolver verify IPs, not signatures: drop them"
 	case o.directory != "" && (o.keys != "" || o.now != ""):
 		return "-keys and -now go with -request"
 	}

@@ -86,3 +86,36 @@ func runBotauthCLI(t *testing.T, want int, stdin *strings.Reader, args ...string
 	}
 	return out.String()
 }
+
+// TestVerifyRequestIdentity checks rep verify -request FILE IP: the
+// signature and the network check are combined, and a key given with -keys
+// proves who holds it, not that the request is Google-Agent's.
+func TestVerifyRequestIdentity(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "bot.pem")
+	runBotauthCLI(t, 0, nil, "sign", "-keygen", "-key", keyFile)
+	jwks := filepath.Join(dir, "jwks.json")
+	os.WriteFile(jwks, []byte(runBotauthCLI(t, 0, nil, "sign", "-directory", "-key", keyFile)), 0o644)
+	req := filepath.Join(dir, "req.txt")
+	os.WriteFile(req, []byte("GET /x HTTP/1.1\r\nHost: example.com\r\nUser-Agent: Mozilla/5.0 (compatible; Google-Agent)\r\n\r\n"), 0o644)
+	signed := runBotauthCLI(t, 0, nil, "sign", "-key", keyFile, "-agent", "https://agent.bot.goog", req)
+
+	out := runBotauthCLI(t, 1, strings.NewReader(signed), "verify", "-request", "-", "-keys", jwks, "-offline", "-json", "192.0.2.7")
+	var j botauthJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Verdict != "verified" || j.Identity == nil {
+		t.Fatalf("%+v", j)
+	}
+	if id := j.Identity; id.Crawler != "Google-Agent" || id.Verdict == "verified" || !strings.Contains(id.Evidence, "a key given locally") {
+		t.Errorf("identity %+v: want Google-Agent, not verified by a local key", id)
+	}
+	out = runBotauthCLI(t, 1, strings.NewReader(signed), "verify", "-request", "-", "-keys", jwks, "-offline", "192.0.2.7")
+	if !strings.Contains(out, "\nidentity: 192.0.2.7 unverifiable Google-Agent (Google)") {
+		t.Errorf("text output:\n%s", out)
+	}
+	runBotauthCLI(t, 2, strings.NewReader(signed), "verify", "-request", "-", "192.0.2.7", "192.0.2.8")
+	runBotauthCLI(t, 2, strings.NewReader(signed), "verify", "-request", "-", "-offline")
+	runBotauthCLI(t, 2, nil, "verify", "-directory", "https://example.com", "192.0.2.7")
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 )
 
 // Verdict is the answer to "is this request from the crawler it claims?".
@@ -84,6 +85,10 @@ type Result struct {
 	// Err is a DNS failure (timeout, server failure) that prevented a
 	// verdict, a *LookupError; the Verdict is then Unverifiable.
 	Err error
+
+	// Signature is the Web Bot Auth verdict WithSignature added, nil when
+	// the request carried no signature or none was checked.
+	Signature *botauth.Result
 }
 
 // Operator returns the crawler's operator, or "".
@@ -117,6 +122,13 @@ func (r *Result) Evidence() string {
 		if !r.ListPredates {
 			parts[len(parts)-1] += ", a list newer than the request"
 		}
+	}
+	if s := r.Signature; s != nil && s.Verdict == botauth.Verified {
+		by := "a key given locally"
+		if s.Key != nil && s.Key.Directory != "" {
+			by = "a key from " + s.Key.Directory
+		}
+		parts = append(parts, "signed with "+by+" (keyid "+s.KeyID+")")
 	}
 	if r.Reason != "" {
 		parts = append(parts, r.Reason)

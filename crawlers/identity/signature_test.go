@@ -1,0 +1,63 @@
+package identity_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
+	"github.com/rep-toolkit/rep/crawlers/identity"
+)
+
+func TestWithSignature(t *testing.T) {
+	agent, ok := crawlers.ByName("Google-Agent")
+	if !ok {
+		t.Fatal("Google-Agent is not in the registry")
+	}
+	bot, _ := crawlers.ByName("Googlebot")
+	signed := func(url string) botauth.Result {
+		return botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k1", Agent: &botauth.Agent{Member: "g", URL: url},
+			Key: &botauth.Key{Directory: url + botauth.WellKnownPath}}
+	}
+	netOK := identity.Result{Crawler: agent, Verdict: identity.Verified, Method: identity.ByRanges}
+	netBad := identity.Result{Crawler: agent, Verdict: identity.Spoofed, Method: identity.ByRanges, Reason: "not in google-agents"}
+	invalid := botauth.Result{Verdict: botauth.Invalid, Label: "sig1", Err: &botauth.Error{Reason: botauth.Expired}}
+	none := botauth.Result{Verdict: botauth.Unverified, Err: &botauth.Error{Reason: botauth.NoSignature}}
+	for _, c := range []struct {
+		name    string
+		net     identity.Result
+		sig     botauth.Result
+		verdict identity.Verdict
+		method  identity.Method
+		reason  string
+		hasSig  bool
+	}{
+		{"signature and network agree", netOK, signed("https://agent.bot.goog"), identity.Verified, "signature+ranges", "", true},
+		{"signature alone", identity.Result{Crawler: agent, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog/"), identity.Verified, identity.BySignature, "network check: unverifiable", true},
+		{"signature over a spoofed network check", netBad, signed("https://agent.bot.goog"), identity.Verified, identity.BySignature, "network check: spoofed (not in google-agents)", true},
+		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "signature verified with a key from https://evil.example/.well-known/http-message-signatures-directory, which the registry does not list for Google-Agent", true},
+		{"crawler that does not sign", identity.Result{Crawler: bot, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog"), identity.Unverifiable, "", "does not list for Googlebot", true},
+		{"key given locally", netBad, botauth.Result{Verdict: botauth.Verified, Label: "sig1", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}},
+			identity.Spoofed, identity.ByRanges, "a key given locally, not fetched from a directory", true},
+		{"invalid signature", netOK, invalid, identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid", true},
+		{"no signature", netBad, none, identity.Spoofed, identity.ByRanges, "not in google-agents", false},
+		{"zero result", netOK, botauth.Result{}, identity.Verified, identity.ByRanges, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := identity.WithSignature(c.net, c.sig)
+			if r.Verdict != c.verdict || r.Method != c.method || !strings.Contains(r.Reason, c.reason) || (r.Signature != nil) != c.hasSig {
+				t.Errorf("got %s by %q (%q, signature %v), want %s by %q (%q, signature %v)",
+					r.Verdict, r.Method, r.Reason, r.Signature != nil, c.verdict, c.method, c.reason, c.hasSig)
+			}
+		})
+	}
+	r := identity.WithSignature(netOK, signed("https://agent.bot.goog"))
+	if ev := r.Evidence(); !strings.Contains(ev, "signed with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory (keyid k1)") {
+		t.Errorf("Evidence() = %q, want the signature named", ev)
+	}
+	var e *botauth.Error
+	if r := identity.WithSignature(netOK, invalid); !errors.As(r.Signature.Err, &e) || e.Reason != botauth.Expired {
+		t.Errorf("Signature.Err = %v, want the botauth error kept", r.Signature.Err)
+	}
+}

@@ -1,0 +1,61 @@
+package robotstxt_test
+
+import (
+	"testing"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func TestMatchPattern(t *testing.T) {
+	for _, c := range []struct {
+		pat, path string
+		want      bool
+	}{
+		{"", "/x", true},
+		{"/", "/x", true},
+		{"/a", "/ab", true},
+		{"/a$", "/ab", false},
+		{"/a$", "/a", true},
+		{"/*.pdf$", "/d/x.pdf", true},
+		{"/*.pdf$", "/d/x.pdf?v=1", false},
+		{"/b", "/a", false},
+		{"/é", "/%C3%A9", true},
+	} {
+		if got := robotstxt.MatchPattern(c.pat, c.path); got != c.want {
+			t.Errorf("MatchPattern(%q, %q) = %v, want %v", c.pat, c.path, got, c.want)
+		}
+	}
+}
+
+func TestContentUsage(t *testing.T) {
+	for _, prof := range []robotstxt.Profile{robotstxt.Google, robotstxt.RFC9309} {
+		f := robotstxt.ParseWith([]byte(`User-agent: *
+Content-Usage: train-ai=n
+Content-Usage: /public/ train-ai=y
+Content-Usage: /public/*.pdf$ search=n
+Content-Usage: /public/ ai-use=n
+Disallow: /tmp/
+
+User-agent: other
+Allow: /
+`), robotstxt.Options{Profile: prof})
+		a := f.Agent("examplebot")
+		for _, c := range []struct {
+			url  string
+			line int
+		}{
+			{"https://example.com/", 2},
+			{"https://example.com/public/a.html", 3},
+			{"https://example.com/public/a.pdf", 4},
+			{"/public/a.pdf?x", 3},
+		} {
+			e, ok := a.ContentUsage(c.url)
+			if !ok || e.Line != c.line {
+				t.Errorf("%v: ContentUsage(%q) = line %d (%v), want line %d", prof, c.url, e.Line, ok, c.line)
+			}
+		}
+		if e, ok := f.Agent("other").ContentUsage("/"); ok {
+			t.Errorf("other: ContentUsage = line %d, want none", e.Line)
+		}
+	}
+}
