@@ -54,6 +54,9 @@ staticcheck: $(STATICCHECK)
 
 unit:
 	$(GO) test -race -timeout 12m ./...
+	# Tests that measure a rep process under load (memory, latency) run
+	# alone, after the parallel run, on a machine nothing else loads.
+	REP_SERIAL=1 $(GO) test -race -count=1 -timeout 5m -run '^(TestServeMemoryBound|TestServeLintLoad)$$' ./cmd/rep
 	if [ -f bench/go.mod ]; then cd bench && $(GO) test -timeout 5m ./...; fi
 
 # fuzz runs every fuzz target for FUZZTIME each: briefly in make test (a

@@ -73,3 +73,14 @@ func peakRSS(t *testing.T, pid int) int {
 	kb, _ := strconv.Atoi(string(m[1]))
 	return kb / 1024
 }
+
+// serialOnly skips a test that measures a rep process under load unless
+// REP_SERIAL=1: make test runs such tests in a step of their own, after
+// the parallel run, so that other packages' tests do not load the machine
+// the measure is taken on (the Makefile's unit target).
+func serialOnly(t *testing.T) {
+	t.Helper()
+	if os.Getenv("REP_SERIAL") != "1" {
+		t.Skip("measures a process under load: run alone by make test with REP_SERIAL=1")
+	}
+}

@@ -19,6 +19,7 @@ import (
 // answer is a capped findings list or a 503 asking to retry (never a
 // failure), and /healthz answers within 100 ms meanwhile.
 func TestServeLintLoad(t *testing.T) {
+	serialOnly(t)
 	const clients, limitMB = 32, 300
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")

@@ -19,6 +19,7 @@ import (
 // (a plain build, without the race detector) so that its memory alone is
 // measured.
 func TestServeMemoryBound(t *testing.T) {
+	serialOnly(t)
 	const limitMB = 200
 	origins := 150
 	if n, err := strconv.Atoi(os.Getenv("REP_MEMORY_ORIGINS")); err == nil && n > 0 {
