@@ -3,6 +3,8 @@ package identity
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,27 @@ func TestRefusePrivate(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("refusePrivate(%s) = %v, want allowed %v", tc.addr, err, tc.ok)
 		}
+	}
+}
+
+// TestUpdateStoreFails: when the list cannot be stored (its file name is
+// taken by a directory), the list is rejected and no temporary file is
+// left behind.
+func TestUpdateStoreFails(t *testing.T) {
+	gptbot, _ := crawlers.ListByID("openai-gptbot")
+	ls := newListServer(t)
+	ls.set("/gptbot.json", `{"creationTime":"2026-11-01T10:00:00Z","prefixes":[{"ipv4Prefix":"20.171.206.0/24"}]}`)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, gptbot.ID, "2026-11-01.json", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	u := &Updater{Dir: dir, Client: ls.srv.Client(), BaseURL: ls.srv.URL}
+	r := u.Update(context.Background(), []*crawlers.List{gptbot}, nil)[0]
+	if r.Err == nil || r.List != nil {
+		t.Errorf("stored over a directory: list %v, error %v; want an error", r.List, r.Err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, gptbot.ID, ".tmp-*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
