@@ -68,3 +68,25 @@ func TestTDMPolicyHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestContentUsageFirstSource: several Content-Usage lines combine into one
+// value, and its provenance is the first of them.
+func TestContentUsageFirstSource(t *testing.T) {
+	for _, tc := range []struct {
+		lines    []string
+		want     Pref
+		wantLine int
+	}{
+		{[]string{"Content-Usage: train-ai=n", "Content-Usage: search=y"}, PrefNo, 1},
+		{[]string{"Server: x", "Content-Usage: search=y", "Content-Usage: train-ai=y"}, PrefYes, 2},
+	} {
+		pol, err := EvaluateLines(tc.lines, nil, "googlebot", Google, mustTime(t, "2026-06-01T00:00:00Z"), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		why, ok := pol.Why(FieldAITrain)
+		if pol.AITrain != tc.want || !ok || why.Source.Line != tc.wantLine {
+			t.Errorf("%q: AITrain %v from %+v, %v; want %v from line %d", tc.lines, pol.AITrain, why, ok, tc.want, tc.wantLine)
+		}
+	}
+}

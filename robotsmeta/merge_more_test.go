@@ -93,3 +93,14 @@ func TestMergeContentUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeKeepsRawTDMHeader: the raw response's tdm-reservation header
+// stands when the rendered observation has no TDMRep signal of its own.
+func TestMergeKeepsRawTDMHeader(t *testing.T) {
+	raw := mustParse(t, []string{"tdm-reservation: 1"}, `<p>x</p>`)
+	rendered := mustParse(t, nil, `<p>x</p>`)
+	pol := Merge(raw, rendered).Policy("googlebot", Google, mustTime(t, "2026-06-01T00:00:00Z"))
+	if pol.TDMReservation != TDMReserved {
+		t.Errorf("TDMReservation = %v, want %v", pol.TDMReservation, TDMReserved)
+	}
+}
