@@ -58,8 +58,6 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		var err error
 		fo := cfg.fetch
 		fo.UserAgent = userAgent
-		po := a.ParseOptions()
-		fo.Profile, fo.CrawlDelayEndsGroup = po.Profile, po.CrawlDelayEndsGroup
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
 		}
@@ -69,7 +67,7 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		if cfg.onFetch != nil {
 			fo.OnFetch = cfg.onFetch
 		}
-		if f, err = robotsfetch.New(fo); err != nil {
+		if f, err = NewFetchers(fo).For(a); err != nil {
 			return nil, err
 		}
 	}

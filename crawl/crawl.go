@@ -230,7 +230,7 @@ type crawler struct {
 	own      *rep.Crawler
 	pages    *http.Client // no redirects followed
 	follow   *http.Client // redirects followed (sitemaps)
-	fetchers map[robotstxt.Profile]*robotsfetch.Fetcher
+	fetchers *rep.Fetchers // one per way the audited engines parse
 	tokens   []string // lower-case product tokens of cfg.Agents
 	host     string   // the site's host, lower case
 	origin   string
@@ -304,7 +304,7 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	}
 	c := &crawler{
 		cfg: cfg, ctx: ctx, host: strings.ToLower(u.Host), origin: u.Scheme + "://" + u.Host,
-		fetchers: map[robotstxt.Profile]*robotsfetch.Fetcher{}, seed: maphash.MakeSeed(),
+		seed: maphash.MakeSeed(),
 		seen: map[uint64]struct{}{}, inSitemap: map[uint64]sitemapRef{}, reported: map[uint64]struct{}{},
 		now: cfg.Now,
 	}
@@ -328,16 +328,11 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	} else {
 		fo.Guard = true
 	}
+	c.fetchers = rep.NewFetchers(fo)
 	for _, a := range cfg.Agents {
 		c.tokens = append(c.tokens, strings.ToLower(a.Token()))
-		if c.fetchers[a.Parser()] == nil {
-			o := fo
-			o.Profile = a.Parser()
-			f, err := robotsfetch.New(o)
-			if err != nil {
-				return nil, err
-			}
-			c.fetchers[a.Parser()] = f
+		if _, err := c.fetchers.For(a); err != nil {
+			return nil, err
 		}
 	}
 	// The crawl's own identity obeys only a group naming it: the * group
@@ -347,13 +342,9 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 		return nil, err
 	}
 	self.IgnoresStar, self.Notes = true, nil
-	ownFetcher := c.fetchers[self.Parser()]
-	if ownFetcher == nil {
-		o := fo
-		o.Profile = self.Parser()
-		if ownFetcher, err = robotsfetch.New(o); err != nil {
-			return nil, err
-		}
+	ownFetcher, err := c.fetchers.For(self)
+	if err != nil {
+		return nil, err
 	}
 	pol := rep.Politeness{MinDelay: cfg.Delay, PerHost: cfg.Concurrency, CrawlDelay: rep.HonourAlways}
 	if cfg.Delay <= 0 {
@@ -373,7 +364,10 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	return c, nil
 }
 
-func (c *crawler) fetcher(a *rep.Agent) *robotsfetch.Fetcher { return c.fetchers[a.Parser()] }
+func (c *crawler) fetcher(a *rep.Agent) *robotsfetch.Fetcher {
+	f, _ := c.fetchers.For(a) // made for every agent at start
+	return f
+}
 
 func (c *crawler) hash(parts ...string) uint64 {
 	var h maphash.Hash

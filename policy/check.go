@@ -293,14 +293,15 @@ const unlisted = "UnlistedBot"
 // path of Paths, and returns where its verdict is not the policy's intent.
 // None means the file says what the policy means.
 func (p *Policy) RoundTrip() []Mismatch {
-	files := map[robotstxt.Profile]*robotstxt.File{}
+	files := map[robotstxt.Options]*robotstxt.File{} // one per way an engine groups the file
 	var out []Mismatch
 	paths := p.Paths()
 	for _, a := range p.Agents() {
-		f := files[a.Parser()]
+		po := a.ParseOptions()
+		f := files[po]
 		if f == nil {
-			f = robotstxt.ParseWith(p.RobotsTxt(), robotstxt.Options{Profile: a.Parser()})
-			files[a.Parser()] = f
+			f = robotstxt.ParseWith(p.RobotsTxt(), po)
+			files[po] = f
 		}
 		for _, path := range paths {
 			want := p.Intended(a, path)

@@ -82,7 +82,7 @@ func TestAgreesWithLibrary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lib := a.Decide(robotstxt.ParseWith([]byte(tt.robots), robotstxt.Options{Profile: a.Parser()}), tt.path)
+			lib := a.Decide(robotstxt.ParseWith([]byte(tt.robots), a.ParseOptions()), tt.path)
 			raw, _ := json.Marshal(lib)
 			var want map[string]any
 			json.Unmarshal(raw, &want)

@@ -83,12 +83,10 @@ func (s *Server) fetchable(rawurl string) error {
 }
 
 // fetcherFor returns the fetcher whose parser reads files as a's engine
-// does. The fetchers share the Store, so an origin is fetched once.
+// does (all were made at start).
 func (s *Server) fetcherFor(a *rep.Agent) *robotsfetch.Fetcher {
-	if f := s.fetchers[a.ParseOptions()]; f != nil {
-		return f
-	}
-	return s.fetcher
+	f, _ := s.fetchers.For(a)
+	return f
 }
 
 // refusedError is a fetch the guard refused somewhere along the redirects.

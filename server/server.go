@@ -16,10 +16,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 //go:embed static
@@ -113,11 +113,10 @@ type Server struct {
 	metrics     *metrics
 	agents      []crawlerInfo
 	pages       *http.Client
-	// fetcher reads robots.txt files with Google's parser (every engine
-	// but rfc9309); fetchers holds it and the RFC 9309 one by parser
-	// profile. They share the Store.
+	// fetchers holds one fetcher per way an engine parses (rep.Fetchers),
+	// sharing the Store; fetcher is Google's.
 	fetcher  *robotsfetch.Fetcher
-	fetchers map[robotstxt.Options]*robotsfetch.Fetcher
+	fetchers *rep.Fetchers
 	guard    guard
 	// crawlTransport sends the requests of crawls (POST /api/crawl),
 	// guarded; crawls holds the ones running.
@@ -171,20 +170,13 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
 	s.crawlTransport = guardedTransport(g)
-	s.fetchers = map[robotstxt.Options]*robotsfetch.Fetcher{}
-	for _, e := range engine.All() {
-		po := e.ParseOptions()
-		if s.fetchers[po] != nil {
-			continue // bing and yandex parse alike
-		}
-		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now,
-			Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup, MaxCacheBytes: c.CacheBytes})
-		if err != nil {
+	s.fetchers = rep.NewFetchers(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, MaxCacheBytes: c.CacheBytes})
+	for _, e := range engine.All() { // made at start, so New reports a bad option
+		if _, err := s.fetchers.ForEngine(e); err != nil {
 			return nil, err
 		}
-		s.fetchers[po] = f
 	}
-	s.fetcher = s.fetchers[engine.Google.ParseOptions()]
+	s.fetcher, _ = s.fetchers.ForEngine(engine.Google)
 	if c.RatePerSecond > 0 {
 		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // Every command that answers for a crawler (check, lint -agent, page,
@@ -73,18 +72,17 @@ type fetchSettings struct {
 	maxBytes     int // 0: the 500 KiB crawlers read
 }
 
-// fetchers holds one robotsfetch.Fetcher per run and settings, so a run
+// fetchers holds the rep.Fetchers of each run and settings, so a run
 // fetches each origin once whatever the number of URLs, and runs in one
 // process (tests) do not share a cache.
 var fetchers = struct {
 	sync.Mutex
-	m map[fetcherKey]*robotsfetch.Fetcher
-}{m: map[fetcherKey]*robotsfetch.Fetcher{}}
+	m map[fetcherKey]*rep.Fetchers
+}{m: map[fetcherKey]*rep.Fetchers{}}
 
 type fetcherKey struct {
 	e            *env
 	ua           string
-	parse        robotstxt.Options // the engine's, MaxBytes apart
 	allowPrivate bool
 	timeout      time.Duration
 	maxBytes     int
@@ -92,7 +90,8 @@ type fetcherKey struct {
 
 // fetcher returns the run's fetcher for s: the one way every command
 // fetches robots.txt (robotsfetch: the status table, redirects, 500 KiB,
-// caching), refusing private addresses unless -allow-private.
+// caching; rep.Fetchers: parsed as the agent's engine groups files),
+// refusing private addresses unless -allow-private.
 func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 	ua := s.userAgent
 	if ua == "" {
@@ -102,23 +101,16 @@ func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 		}
 		ua = fetchUserAgent(s.tool, names)
 	}
-	po := engine.Google.ParseOptions()
-	if s.agent != nil {
-		po = s.agent.ParseOptions()
-	}
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second
 	}
-	k := fetcherKey{e, ua, po, s.allowPrivate, s.timeout, s.maxBytes}
+	k := fetcherKey{e, ua, s.allowPrivate, s.timeout, s.maxBytes}
 	fetchers.Lock()
-	defer fetchers.Unlock()
-	if f := fetchers.m[k]; f != nil {
-		return f, nil
+	fs := fetchers.m[k]
+	if fs == nil {
+		fs = rep.NewFetchers(robotsfetch.Options{UserAgent: ua, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
+		fetchers.m[k] = fs
 	}
-	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: ua, Profile: po.Profile, CrawlDelayEndsGroup: po.CrawlDelayEndsGroup, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
-	if err != nil {
-		return nil, err
-	}
-	fetchers.m[k] = f
-	return f, nil
+	fetchers.Unlock()
+	return fs.For(s.agent)
 }

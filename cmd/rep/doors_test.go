@@ -45,6 +45,7 @@ const (
 	doorUpper      = "User-agent: GOOGLEBOT\nDisallow: /x\n"
 	doorAll        = "User-agent: *\nDisallow: /\n"
 	doorYandex     = "User-agent: Yandex\nDisallow: /y\n\nUser-agent: *\nDisallow: /\n"
+	doorDelayGroup = "User-agent: bingbot\nCrawl-delay: 5\n\nUser-agent: ExampleBot\nDisallow: /x\n"
 	doorMSN        = "User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n"
 )
 
@@ -72,6 +73,10 @@ var doorCases = []doorCase{
 	{"applebot falls back to googlebot", doorGoogleStar, "Applebot", "", false, "/g", false, 2, "googlebot"},
 	{"yandexbot falls back to Yandex", doorYandex, "YandexBot", "", false, "/y/1", false, 2, "yandex"},
 	{"yandeximages not under *", doorYandex, "YandexImages", "", false, "/other", true, 0, "yandex"},
+	// Under bing, Crawl-delay is a group member: bingbot's group ends
+	// before ExampleBot's, whose rule Google's grouping would merge in.
+	{"crawl-delay ends bing's group", doorDelayGroup, "bingbot", "", false, "/x", true, 0, "bingbot"},
+	{"google merges the groups", doorDelayGroup, "bingbot", "google", false, "/x", false, 5, "bingbot"},
 	{"bingbot falls back to msnbot", doorMSN, "bingbot", "", false, "/m", false, 2, "msnbot"},
 	// Bing's crawler follows Bing's rules; matching is the same.
 	{"bingbot own group", doorBing, "bingbot", "", false, "/b/x", false, 2, "bingbot"},
@@ -173,7 +178,7 @@ func TestDoorsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := a.Decide(robotstxt.ParseWith([]byte(c.robots), robotstxt.Options{Profile: a.Parser()}), c.path)
+			d := a.Decide(robotstxt.ParseWith([]byte(c.robots), a.ParseOptions()), c.path)
 			if got := (doorVerdict{d.Allowed, d.Rule.Line, d.Group.Agent}); got != want {
 				t.Errorf("library: %+v, want %+v (%s)", got, want, d)
 			}
