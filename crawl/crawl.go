@@ -228,11 +228,11 @@ type crawler struct {
 	cfg      Config
 	ctx      context.Context
 	own      *rep.Crawler
-	pages    *http.Client // no redirects followed
-	follow   *http.Client // redirects followed (sitemaps)
+	pages    *http.Client  // no redirects followed
+	follow   *http.Client  // redirects followed (sitemaps)
 	fetchers *rep.Fetchers // one per way the audited engines parse
-	tokens   []string // lower-case product tokens of cfg.Agents
-	host     string   // the site's host, lower case
+	tokens   []string      // lower-case product tokens of cfg.Agents
+	host     string        // the site's host, lower case
 	origin   string
 	now      func() time.Time
 	seed     maphash.Seed
