@@ -181,3 +181,20 @@ func (s countingStore) Put(ctx context.Context, origin string, e *robotsfetch.En
 	}
 	return err
 }
+
+// countingLeaser is a countingStore over a Store that also leases cold
+// origins (robotsfetch.Leaser): wrapping it must not hide the leases, or
+// servers sharing a Redis would each fetch a cold origin.
+type countingLeaser struct {
+	countingStore
+	robotsfetch.Leaser
+}
+
+// countStore wraps st to count its errors, keeping its Leaser.
+func countStore(st robotsfetch.Store, m *metrics) robotsfetch.Store {
+	c := countingStore{st, m}
+	if l, ok := st.(robotsfetch.Leaser); ok {
+		return countingLeaser{c, l}
+	}
+	return c
+}

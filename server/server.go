@@ -161,7 +161,7 @@ func newServer(c Config, g guard) (*Server, error) {
 		c.Store = &robotsfetch.MemoryStore{Now: c.Now, MaxBytes: c.CacheBytes}
 	}
 	m := &metrics{}
-	c.Store = countingStore{c.Store, m}
+	c.Store = countStore(c.Store, m)
 	s := &Server{cfg: c, log: c.Logger, mux: http.NewServeMux(), agents: knownCrawlers(), guard: g, metrics: m}
 	if c.MaxHeavy <= 0 {
 		c.MaxHeavy = max(1, runtime.GOMAXPROCS(0)-1) // one CPU stays free for everything else
