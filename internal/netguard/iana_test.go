@@ -1,13 +1,12 @@
 package netguard
 
 import (
-	"bufio"
 	"errors"
 	"net/netip"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/rep-toolkit/rep/internal/testkit/table"
 )
 
 // TestIANASpecial checks Check against every entry of IANA's IPv4 and IPv6
@@ -15,23 +14,8 @@ import (
 // and last address of each block are refused for the reason the table
 // gives, or allowed where it says "-".
 func TestIANASpecial(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "iana-special.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		c := strings.Split(l, "\t")
-		if len(c) != 6 {
-			t.Fatalf("row %q: %d columns, want 6", l, len(c))
-		}
-		rows++
+	rows := table.Read(t, filepath.Join("testdata", "iana-special.tsv"), 6)
+	for _, c := range rows {
 		p := netip.MustParsePrefix(c[0])
 		for i, a := range []netip.Addr{p.Masked().Addr(), last(p)} {
 			want := c[4+i]
@@ -45,11 +29,8 @@ func TestIANASpecial(t *testing.T) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if rows != 50 {
-		t.Fatalf("%d rows: the table lists the registries' 50 entries", rows)
+	if len(rows) != 50 {
+		t.Fatalf("%d rows: the table lists the registries' 50 entries", len(rows))
 	}
 }
 
