@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
@@ -20,6 +21,8 @@ import (
 //
 // An Agent is immutable and safe for concurrent use.
 type Agent struct {
+	last atomic.Pointer[groupMemo] // the last file's group (see Group)
+
 	// Name is the agent as given: a product token ("Googlebot"), a full
 	// User-Agent header, or a comma-separated fallback chain.
 	Name string
@@ -174,11 +177,39 @@ func AgentFor(c *crawlers.Crawler, e engine.Engine) *Agent {
 func (a *Agent) Token() string { return a.Tokens[0] }
 
 // Group returns the group of f the agent obeys.
+//
+// The last file's group is remembered: a crawler asks about many URLs of
+// one site in a row, and resolving the group costs more than the check.
 func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
-	if a.IgnoresStar {
-		return f.AgentExplicit(a.Tokens...)
+	return a.memo(f).g
+}
+
+// groupMemo is the group the agent obeys in f, and whether f states usage
+// preferences (Content-Usage, Content-Signal).
+type groupMemo struct {
+	f        *robotstxt.File
+	g        *robotstxt.Agent
+	hasUsage bool
+}
+
+func (a *Agent) memo(f *robotstxt.File) *groupMemo {
+	if m := a.last.Load(); m != nil && m.f == f {
+		return m
 	}
-	return f.Agent(a.Tokens...)
+	m := &groupMemo{f: f}
+	if a.IgnoresStar {
+		m.g = f.AgentExplicit(a.Tokens...)
+	} else {
+		m.g = f.Agent(a.Tokens...)
+	}
+	for _, e := range f.Extensions() {
+		if e.Key == robotstxt.KeyContentUsage || e.Key == robotstxt.KeyContentSignal {
+			m.hasUsage = true
+			break
+		}
+	}
+	a.last.Store(m)
+	return m
 }
 
 // Parser is the robots.txt parser profile the agent's engine reads files

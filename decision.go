@@ -38,39 +38,32 @@ type Decision struct {
 // Decide answers for the agent against a robots.txt already parsed (read
 // from a file, pasted): the group the agent obeys, then its deciding rule.
 func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
-	g := a.Group(f)
-	d := Decision{Decision: g.Check(rawurl), URL: rawurl, Agent: a}
-	d.Usage = robotsUsage(f, g, rawurl, d.Allowed)
+	m := a.memo(f)
+	d := Decision{Decision: m.g.Check(rawurl), URL: rawurl, Agent: a}
+	d.Usage = m.usage(rawurl, d.Allowed)
 	return d
 }
 
-// robotsUsage is the usage verdict of f for rawurl and group g, or nil
-// when f states no usage preference.
-func robotsUsage(f *robotstxt.File, g *robotstxt.Agent, rawurl string, allowed bool) *usage.Verdict {
-	if f == nil || g == nil {
+// usage is the usage verdict of the memo's file for rawurl, or nil when
+// the file states no usage preference (most files: then it costs nothing).
+func (m *groupMemo) usage(rawurl string, allowed bool) *usage.Verdict {
+	if !m.hasUsage {
 		return nil
 	}
-	for _, e := range f.Extensions() {
-		if e.Key == robotstxt.KeyContentUsage || e.Key == robotstxt.KeyContentSignal {
-			v := usage.Combine(usage.Robots(f, g, rawurl, allowed))
-			return &v
-		}
-	}
-	return nil
+	v := usage.Combine(usage.Robots(m.f, m.g, rawurl, allowed))
+	return &v
 }
 
 // DecideFetched answers for the agent against a fetched robots.txt: the
 // fetch's verdict when it allows or disallows everything (a 4xx, an
 // unreachable origin), else the file's rules.
 func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
-	var g *robotstxt.Agent
-	if r.Outcome.Verdict == robotsfetch.UseRules {
-		g = a.Group(r.File)
+	if r.Outcome.Verdict != robotsfetch.UseRules {
+		return a.DecideIn(r, nil, rawurl)
 	}
-	d := a.DecideIn(r, g, rawurl)
-	if g != nil {
-		d.Usage = robotsUsage(r.File, g, rawurl, d.Allowed)
-	}
+	m := a.memo(r.File)
+	d := a.DecideIn(r, m.g, rawurl)
+	d.Usage = m.usage(rawurl, d.Allowed)
 	return d
 }
 
