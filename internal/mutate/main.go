@@ -19,9 +19,13 @@
 //	statement  an x++, x--, x += y (and the other op=) statement removed
 //
 // A mutant is applied with go test -overlay, so the work tree is never
-// written and the build cache is shared. Mutants on code that no test
-// covers (from one coverage run per package) are reported as not covered
-// and not run; mutants that do not compile are not viable. A mutant whose
+// written and the build cache is shared. Each top-level test of the
+// package is first run alone with a coverage profile; a mutant is then
+// tested only by the tests that ran its line (all of them when it lies in
+// a declaration), with -failfast and a timeout of ten times what those
+// tests took, and never under a minute. Mutants on code that no test
+// covers are reported as not covered and not run; mutants that do not
+// compile are not viable. A mutant whose
 // tests pass lived; docs/mutation.md lists the ones accepted as equivalent
 // (no test can tell them from the original), by the ID this command
 // prints. The score of a package is killed / (killed + lived), equivalent
@@ -43,6 +47,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,8 +136,7 @@ func main() {
 		if err != nil {
 			fatal(fmt.Errorf("%s: the tests must pass before mutating: %v", dir, err))
 		}
-		timeout := max(2*time.Minute, 10*base)
-		say("== %s: %d mutants, tests take %v\n", dir, len(ms), base.Round(time.Millisecond))
+		say("== %s: %d mutants, %d tests each run alone with coverage in %v\n", dir, len(ms), len(cover.tests), base.Round(time.Millisecond))
 		// Mutants run on -workers goroutines; the results are told in
 		// source order.
 		results := make([]chan string, len(ms))
@@ -149,11 +153,13 @@ func main() {
 		for range *workers {
 			go func() {
 				for i := range next {
-					if !cover.covers(ms[i]) {
+					sel := cover.selectFor(ms[i])
+					if !sel.all && len(sel.tests) == 0 {
 						results[i] <- "NOT COVERED"
 						continue
 					}
-					results[i] <- run(dir, ms[i], timeout)
+					args, timeout := cover.args(sel)
+					results[i] <- run(dir, ms[i], args, timeout)
 				}
 			}()
 		}
@@ -385,79 +391,157 @@ func mutants(path string) ([]mutant, error) {
 	return ms, nil
 }
 
-// profile holds the covered and uncovered blocks of a coverage profile.
+// profile holds, for each test of a package, the blocks of the package's
+// source it ran, so that a mutant is tested only by the tests that reach it.
 type profile struct {
-	blocks map[string][]block // by file, relative to the module root
+	tests []testRun
+	// blocks maps a file (relative to the module root) to its blocks;
+	// a block's ran says which tests (indexes into tests) ran it.
+	blocks map[string][]block
+}
+
+// testRun is one top-level test (Test, Fuzz seed corpus or Example) and
+// the time it took alone.
+type testRun struct {
+	name string
+	took time.Duration
 }
 
 type block struct {
 	l0, c0, l1, c1 int
-	count          int
+	ran            []int
 }
 
-// covers reports whether m lies in a block some test ran; a mutant outside
-// every block (a declaration) counts as covered.
-func (p profile) covers(m mutant) bool {
+// selection is what a mutant needs run: every test when it lies outside
+// every block (a declaration), none when no test ran its block.
+type selection struct {
+	all   bool
+	tests []int
+}
+
+func (p profile) selectFor(m mutant) selection {
 	in := false
+	var sel []int
 	for _, b := range p.blocks[m.file] {
 		after := m.line > b.l0 || (m.line == b.l0 && m.col >= b.c0)
 		before := m.line < b.l1 || (m.line == b.l1 && m.col <= b.c1)
 		if after && before {
-			if b.count > 0 {
-				return true
-			}
 			in = true
+			sel = append(sel, b.ran...)
 		}
 	}
-	return !in
+	if !in {
+		return selection{all: true}
+	}
+	slices.Sort(sel)
+	return selection{tests: slices.Compact(sel)}
 }
 
-// coverage runs the package's tests once with a coverage profile and
-// returns it with the time they took.
+// args turns a selection into go test flags and a timeout: ten times what
+// the selected tests took alone, and never under a minute.
+func (p profile) args(s selection) ([]string, time.Duration) {
+	var took time.Duration
+	if s.all {
+		for _, t := range p.tests {
+			took += t.took
+		}
+		return nil, max(time.Minute, 10*took)
+	}
+	names := make([]string, len(s.tests))
+	for i, t := range s.tests {
+		names[i] = regexp.QuoteMeta(p.tests[t].name)
+		took += p.tests[t].took
+	}
+	return []string{"-run=^(?:" + strings.Join(names, "|") + ")$"}, max(time.Minute, 10*took)
+}
+
+// coverage builds the package's test binary with coverage once, runs each
+// top-level test alone with a coverage profile and returns, per block, the
+// tests that ran it, with the time the whole run took.
 func coverage(dir string) (profile, time.Duration, error) {
-	tmp, err := os.CreateTemp("", "mutate-cover-*.out")
+	tmp, err := os.MkdirTemp("", "mutate-cover-*")
 	if err != nil {
 		return profile{}, 0, err
 	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
+	defer os.RemoveAll(tmp)
 	start := time.Now()
-	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-coverprofile="+tmp.Name(), "./"+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	bin := filepath.Join(tmp, "pkg.test")
+	if out, err := exec.Command("go", "test", "-c", "-cover", "-covermode=set", "-vet=off", "-o", bin, "./"+dir).CombinedOutput(); err != nil {
 		return profile{}, 0, fmt.Errorf("%v\n%s", err, out)
 	}
-	took := time.Since(start)
+	list := exec.Command(bin, "-test.list", ".*")
+	list.Dir = dir
+	out, err := list.Output()
+	if err != nil {
+		return profile{}, 0, fmt.Errorf("listing tests: %v", err)
+	}
 	mod, err := exec.Command("go", "list", "-m").Output()
 	if err != nil {
 		return profile{}, 0, err
 	}
 	prefix := strings.TrimSpace(string(mod)) + "/"
-	f, err := os.Open(tmp.Name())
-	if err != nil {
-		return profile{}, 0, err
-	}
-	defer f.Close()
 	p := profile{blocks: map[string][]block{}}
-	sc := bufio.NewScanner(f)
+	index := map[string]map[[4]int]int{} // file → block position → index in p.blocks[file]
+	for _, name := range strings.Fields(string(out)) {
+		if strings.HasPrefix(name, "Benchmark") {
+			continue
+		}
+		cp := filepath.Join(tmp, "cover.out")
+		cmd := exec.Command(bin, "-test.run=^"+regexp.QuoteMeta(name)+"$", "-test.count=1", "-test.coverprofile="+cp)
+		cmd.Dir = dir
+		t0 := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return profile{}, 0, fmt.Errorf("%s alone: %v\n%s", name, err, out)
+		}
+		ti := len(p.tests)
+		p.tests = append(p.tests, testRun{name, time.Since(t0)})
+		if err := readProfile(cp, prefix, func(file string, pos [4]int, count int) {
+			if index[file] == nil {
+				index[file] = map[[4]int]int{}
+			}
+			bi, ok := index[file][pos]
+			if !ok {
+				bi = len(p.blocks[file])
+				index[file][pos] = bi
+				p.blocks[file] = append(p.blocks[file], block{l0: pos[0], c0: pos[1], l1: pos[2], c1: pos[3]})
+			}
+			if count > 0 {
+				p.blocks[file][bi].ran = append(p.blocks[file][bi].ran, ti)
+			}
+		}); err != nil {
+			return profile{}, 0, err
+		}
+	}
+	return p, time.Since(start), nil
+}
+
+// readProfile calls f for each block of a coverage profile, with its file
+// relative to the module root.
+func readProfile(name, prefix string, f func(file string, pos [4]int, count int)) error {
+	fh, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
 	for sc.Scan() {
 		l := sc.Text()
-		name, rest, ok := strings.Cut(l, ":")
+		file, rest, ok := strings.Cut(l, ":")
 		if !ok || strings.HasPrefix(l, "mode:") {
 			continue
 		}
-		var b block
-		var n int
-		if _, err := fmt.Sscanf(rest, "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &n, &b.count); err != nil {
-			return profile{}, 0, fmt.Errorf("coverage line %q: %v", l, err)
+		var pos [4]int
+		var n, count int
+		if _, err := fmt.Sscanf(rest, "%d.%d,%d.%d %d %d", &pos[0], &pos[1], &pos[2], &pos[3], &n, &count); err != nil {
+			return fmt.Errorf("coverage line %q: %v", l, err)
 		}
-		name = strings.TrimPrefix(name, prefix)
-		p.blocks[name] = append(p.blocks[name], b)
+		f(strings.TrimPrefix(file, prefix), pos, count)
 	}
-	return p, took, sc.Err()
+	return sc.Err()
 }
 
 // run tests one mutant through an overlay and says what became of it.
-func run(dir string, m mutant, timeout time.Duration) string {
+func run(dir string, m mutant, args []string, timeout time.Duration) string {
 	src, err := os.ReadFile(m.file)
 	if err != nil {
 		fatal(err)
@@ -483,8 +567,8 @@ func run(dir string, m mutant, timeout time.Duration) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", "-failfast",
-		"-timeout="+timeout.String(), "-overlay="+ovf, "./"+dir)
+	cmd := exec.CommandContext(ctx, "go", append(append([]string{"test", "-count=1", "-vet=off", "-failfast",
+		"-timeout=" + timeout.String(), "-overlay=" + ovf}, args...), "./"+dir)...)
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
