@@ -172,6 +172,16 @@ Disallow: /
 Sitemap: https://example.com/sitemap.xml
 `
 
+// usageRobots states usage preferences two ways: Content-Signal for the
+// whole site, and a Content-Usage line for /docs/ that disagrees with it
+// on train-ai.
+const usageRobots = `User-agent: *
+Content-Signal: search=yes, ai-train=yes
+Content-Usage: /docs/ train-ai=n
+Allow: /
+Disallow: /private/
+`
+
 func TestBrowser(t *testing.T) {
 	bctx := browser(t)
 	o := newOrigin(t, site)
@@ -637,6 +647,168 @@ func TestBrowser(t *testing.T) {
 		con.check(t, cancel)
 	})
 
+	// usageRows reads a usage table: per category its preference and its
+	// statements as "role carrier line pref".
+	usageRows := func(t *testing.T, ctx context.Context, sel string) map[string]string {
+		t.Helper()
+		return evalJS[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll(`+"`"+sel+" table.usage tbody tr`"+`)].map(r => [r.dataset.category,
+			r.dataset.pref + ': ' + [...r.querySelectorAll('li')].map(li => [li.dataset.role, li.dataset.carrier, li.dataset.line || '-', li.dataset.pref].join(' ')).join('; ')]))`)
+	}
+
+	t.Run("usage preferences in the robots tab", func(t *testing.T) {
+		ctx, cancel, con := tab(t, bctx)
+		run(t, ctx,
+			chromedp.Navigate(ts.URL+"/"),
+			chromedp.WaitVisible(chromedp.ID("robots")),
+			paste("#robots", usageRobots),
+			retype("#agent", "ExampleBot"),
+			retype("#matrix-agents", "ExampleBot"),
+			paste("#urls", "/blog/b\n/docs/a\n/private/x"),
+			waitJS(`document.querySelectorAll('#usage-out section.usage-url').length === 3 && document.querySelectorAll('#matrix tbody tr').length === 3`),
+		)
+		for _, tt := range []struct {
+			index int
+			want  map[string]string
+		}{
+			// Content-Signal alone: it decides train-ai and search.
+			{0, map[string]string{
+				"train-ai": "allowed: decides robots.txt Content-Signal 2 allowed",
+				"ai-use":   "unknown: ",
+				"search":   "allowed: decides robots.txt Content-Signal 2 allowed",
+			}},
+			// The carriers disagree on train-ai: Content-Usage's n wins,
+			// Content-Signal's yes is listed after it, outweighed.
+			{1, map[string]string{
+				"train-ai": "disallowed: decides robots.txt Content-Usage 3 disallowed; outweighed robots.txt Content-Signal 2 allowed",
+				"ai-use":   "unknown: ",
+				"search":   "allowed: decides robots.txt Content-Signal 2 allowed",
+			}},
+			// Blocked: its Content-Usage line is not read.
+			{2, map[string]string{
+				"train-ai": "allowed: decides robots.txt Content-Signal 2 allowed",
+				"ai-use":   "unknown: ",
+				"search":   "allowed: decides robots.txt Content-Signal 2 allowed",
+			}},
+		} {
+			sel := fmt.Sprintf(`#usage-out section[data-index="%d"]`, tt.index)
+			got := usageRows(t, ctx, sel)
+			for cat, want := range tt.want {
+				if got[cat] != want {
+					t.Errorf("URL %d %s: %q, want %q", tt.index, cat, got[cat], want)
+				}
+			}
+		}
+		// In words, not colour alone: the preference, what each statement
+		// did and said, and where.
+		conflict := text(t, ctx, `#usage-out section[data-index="1"] tr[data-category="train-ai"]`)
+		for _, want := range []string{"AI training", "Disallowed", "decides", "robots.txt Content-Usage", "line 3", "disallows", "Content-Usage: /docs/ train-ai=n",
+			"outweighed", "robots.txt Content-Signal", "line 2", "allows", "Content-Signal: search=yes, ai-train=yes"} {
+			if !strings.Contains(conflict, want) {
+				t.Errorf("train-ai row of /docs/a %q lacks %q", conflict, want)
+			}
+		}
+		if got := text(t, ctx, `#usage-out section[data-index="1"] h3`); !strings.Contains(got, "/docs/a") || !strings.Contains(got, "train-ai=n search=y") {
+			t.Errorf("heading %q", got)
+		}
+		if got := text(t, ctx, `#usage-out section[data-index="2"]`); !strings.Contains(got, "robots.txt blocks this URL") {
+			t.Errorf("blocked URL's usage %q does not say why its Content-Usage line is not read", got)
+		}
+		// A table with headers: three columns, a row header per category.
+		if got := evalJS[string](t, ctx, `[...document.querySelectorAll('#usage-out section[data-index="1"] table.usage thead th[scope="col"]')].length + ' ' + document.querySelectorAll('#usage-out section[data-index="1"] table.usage tbody th[scope="row"]').length + ' ' + !!document.querySelector('#usage-out section[data-index="1"] table.usage caption')`); got != "3 3 true" {
+			t.Errorf("usage table headers: %s, want 3 column headers, 3 row headers and a caption", got)
+		}
+		// The matrix sums each cell's verdict up.
+		if got := evalJS[string](t, ctx, `[...document.querySelectorAll('#matrix td[data-agent="ExampleBot"] .cell-usage')].map(e => e.dataset.usage).join(',')`); got != "train-ai=y search=y,train-ai=n search=y,train-ai=y search=y" {
+			t.Errorf("matrix usage %q", got)
+		}
+		// A statement's line button shows it in the editor.
+		run(t, ctx,
+			chromedp.Click(chromedp.CSS(`#usage-out section[data-index="1"] li[data-line="3"] button`)),
+			waitJS(`document.querySelector('#L3').classList.contains('current')`),
+		)
+		if *update {
+			screenshot(t, ctx, "serve-usage.png", chromedp.Steps())
+		}
+		// A file without usage lines says it states none.
+		run(t, ctx,
+			paste("#robots", browserRobots),
+			waitJS(`document.querySelectorAll('#usage-out section').length === 0`),
+		)
+		if got := text(t, ctx, "#usage-out"); !strings.Contains(got, "No Content-Usage or Content-Signal line") {
+			t.Errorf("usage without usage lines: %q", got)
+		}
+		con.check(t, cancel)
+	})
+
+	t.Run("usage preferences in the page tab", func(t *testing.T) {
+		pub := newOrigin(t, func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				fmt.Fprint(w, "User-agent: *\nContent-Signal: ai-train=yes, search=yes\nAllow: /\n")
+			case "/blog/post":
+				w.Header().Set("Content-Type", "text/html")
+				w.Header().Set("Content-Usage", "ai-use=n")
+				fmt.Fprint(w, "<html><head>\n<meta name=\"GPTBot\" content=\"noai\">\n<meta name=\"robots\" content=\"noimageai\">\n</head></html>")
+			default:
+				http.NotFound(w, r)
+			}
+		})
+		ctx, cancel, con := tab(t, bctx)
+		run(t, ctx,
+			chromedp.Navigate(ts.URL+"/#tab=page"),
+			chromedp.WaitVisible(chromedp.ID("page-url")),
+			retype("#page-agents", "Googlebot, GPTBot"),
+			chromedp.SendKeys(chromedp.ID("page-url"), pub.URL+"/blog/post\r"),
+			chromedp.WaitVisible(chromedp.ID("page-usage")),
+		)
+		// The directive table: one row per category, each crawler's
+		// preference and what decided it.
+		cell := func(agent, cat string) string {
+			return evalJS[string](t, ctx, fmt.Sprintf(`(td => td ? td.dataset.pref + ': ' + td.textContent : '<missing>')(document.querySelector('#page-table td[data-agent=%q][data-field="usage-%s"]'))`, agent, cat))
+		}
+		for _, tt := range []struct{ agent, cat, want string }{
+			{"Googlebot", "train-ai", "allowed: allowedby robots.txt Content-Signal"},
+			{"GPTBot", "train-ai", "disallowed: disallowedby noai1 statement outweighed"},
+			{"Googlebot", "ai-use", "disallowed: disallowedby Content-Usage header"},
+			{"GPTBot", "search", "allowed: allowedby robots.txt Content-Signal"},
+		} {
+			if got := cell(tt.agent, tt.cat); got != tt.want {
+				t.Errorf("%s %s cell %q, want %q", tt.agent, tt.cat, got, tt.want)
+			}
+		}
+		// The evidence: the two crawlers differ (noai names GPTBot), so
+		// each has its table; noai wins over robots.txt's yes for GPTBot.
+		if got := evalJS[string](t, ctx, `[...document.querySelectorAll('#page-usage section')].map(s => s.dataset.agents).join(' | ')`); got != "Googlebot | GPTBot" {
+			t.Errorf("usage sections %q", got)
+		}
+		rows := usageRows(t, ctx, `#page-usage section[data-agents="GPTBot"]`)
+		for cat, want := range map[string]string{
+			"train-ai": "disallowed: decides noai 2 disallowed; outweighed robots.txt Content-Signal 2 allowed; scoped noimageai 3 disallowed",
+			// The header is line 3 of the fetched headers, sorted by name:
+			// Content-Length, Content-Type, Content-Usage, Date.
+			"ai-use": "disallowed: decides Content-Usage header 3 disallowed; decides noai 2 disallowed; scoped noimageai 3 disallowed",
+			"search": "allowed: decides robots.txt Content-Signal 2 allowed",
+		} {
+			if rows[cat] != want {
+				t.Errorf("GPTBot %s: %q, want %q", cat, rows[cat], want)
+			}
+		}
+		if got := text(t, ctx, `#page-usage section[data-agents="GPTBot"] tr[data-category="train-ai"]`); !strings.Contains(got, `<meta name="GPTBot"> at 2:1`) || !strings.Contains(got, "for images only") || !strings.Contains(got, "outweighed") {
+			t.Errorf("GPTBot train-ai row %q", got)
+		}
+		rows = usageRows(t, ctx, `#page-usage section[data-agents="Googlebot"]`)
+		if want := "allowed: decides robots.txt Content-Signal 2 allowed; scoped noimageai 3 disallowed"; rows["train-ai"] != want {
+			t.Errorf("Googlebot train-ai: %q, want %q", rows["train-ai"], want)
+		}
+		if evalJS[bool](t, ctx, `(() => { const w = document.querySelector('#page-out .table-wrap'); return w.scrollWidth > w.clientWidth + 1 || document.documentElement.scrollWidth > window.innerWidth + 1; })()`) {
+			t.Error("the Page tab scrolls sideways at 1280 px")
+		}
+		if *update {
+			screenshot(t, ctx, "serve-page-usage.png", chromedp.Steps())
+		}
+		con.check(t, cancel)
+	})
+
 	t.Run("page tab says indexable and why", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		run(t, ctx,
@@ -837,12 +1009,26 @@ func TestBrowser(t *testing.T) {
 		if n := evalJS[int](t, ctx, `document.querySelectorAll('#results-body td.url wbr').length`); n < 5 {
 			t.Errorf("%d break points in the long URL", n)
 		}
-		wide := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#panel-robots *')].filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible' && !e.closest('.editor') && !e.matches('input, textarea, .sr')).map(e => e.id || e.className || e.tagName)`)
+		const wideJS = `[...document.querySelectorAll('#panel-robots *')].filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible' && !e.closest('.editor') && !e.matches('input, textarea, .sr')).map(e => e.id || e.className || e.tagName)`
+		wide := evalJS[[]string](t, ctx, wideJS)
 		if len(wide) > 0 {
 			t.Errorf("scroll sideways at 390 px: %q", wide)
 		}
 		if *update {
 			screenshot(t, ctx, "serve-phone.png", chromedp.Steps())
+		}
+		// The usage tables turn into one block per category, long
+		// statements wrapped.
+		err = chromedp.Do(ctx,
+			paste("#robots", "User-agent: *\nContent-Usage: /docs/reference/api/v2/ train-ai=n, ai-use=n, search=y\nAllow: /\n"),
+			paste("#urls", "/docs/reference/api/v2/x"),
+			waitJS(`document.querySelectorAll('#usage-out table.usage').length === 1`),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wide := evalJS[[]string](t, ctx, wideJS); len(wide) > 0 {
+			t.Errorf("scroll sideways at 390 px with usage tables: %q", wide)
 		}
 		// The Page tab's shared link runs the check again; its wide table
 		// scrolls inside its box, not the page.

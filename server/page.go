@@ -14,6 +14,7 @@ import (
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/usage"
 )
 
 // maxPageBytes caps the body read from a fetched page. Google reads 15 MiB;
@@ -70,6 +71,11 @@ type pageCrawler struct {
 	// fetches it, so it never sees the directives below.
 	Blocked bool        `json:"blocked"`
 	Values  []pageValue `json:"values"`
+	// Usage is the page's usage-preference verdict for the crawler
+	// (rep.PageUsage): robots.txt's statements for the URL (those of
+	// Robots.usage) with the page's Content-Usage header, TDMRep header
+	// or meta, and noai/noimageai. The site's tdmrep.json is not read.
+	Usage usage.Verdict `json:"usage"`
 }
 
 type sourceJSON struct {
@@ -240,8 +246,10 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	if resp.Fetch != nil {
 		path = resp.Fetch.FinalURL
 	}
+	pols := make([]robotsmeta.Policy, 0, len(resolved))
 	for _, a := range resolved {
 		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
+		pols = append(pols, pol)
 		pc := pageCrawler{Agent: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Values: policyValues(&pol)}
 		if decide != nil {
 			d, err := decide(a, path)
@@ -262,6 +270,15 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		resp.Crawlers = append(resp.Crawlers, pc)
+	}
+	// After the loop: a robots.txt check that failed part-way leaves
+	// every crawler without one.
+	for i := range resp.Crawlers {
+		var d rep.Decision
+		if r := resp.Crawlers[i].Robots; r != nil {
+			d = *r
+		}
+		resp.Crawlers[i].Usage = rep.PageUsage(d, &pols[i])
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

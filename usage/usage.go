@@ -126,6 +126,11 @@ type Evidence struct {
 	// Scope is "images" for noimageai, which leaves the page's own verdict
 	// alone; "" for statements about the URL.
 	Scope string `json:"scope,omitempty"`
+	// Outweighed is set by Combine on a statement about the URL whose
+	// preference lost to a more restrictive one about the same category
+	// (it allows, another disallows). A statement with a preference, no
+	// Scope and Outweighed false decided its category (Verdict.Deciding).
+	Outweighed bool `json:"outweighed,omitempty"`
 }
 
 // Verdict is the combined preference per category with its evidence.
@@ -180,12 +185,14 @@ func (v Verdict) Deciding(c Category) []Evidence {
 // Combine combines statements per category as draft-ietf-aipref-vocab-08
 // section 5.1 says: a category is disallowed when any statement disallows
 // it, else allowed when any allows it, else unknown. Statements with a
-// Scope do not count.
+// Scope do not count. The statements that lost are marked Outweighed
+// (statements from an earlier verdict are judged anew).
 func Combine(evidence ...[]Evidence) Verdict {
 	var v Verdict
 	v.Evidence = []Evidence{}
 	for _, es := range evidence {
 		for _, e := range es {
+			e.Outweighed = false
 			v.Evidence = append(v.Evidence, e)
 			p := v.ptr(e.Category)
 			if p == nil || e.Scope != "" || e.Pref == Unknown {
@@ -194,6 +201,12 @@ func Combine(evidence ...[]Evidence) Verdict {
 			if e.Pref == Disallowed || *p == Unknown {
 				*p = e.Pref
 			}
+		}
+	}
+	for i := range v.Evidence {
+		e := &v.Evidence[i]
+		if v.ptr(e.Category) != nil && e.Scope == "" && e.Pref != Unknown && e.Pref != v.Get(e.Category) {
+			e.Outweighed = true
 		}
 	}
 	return v

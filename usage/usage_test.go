@@ -3,6 +3,7 @@ package usage_test
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,8 @@ func TestVerdict(t *testing.T) {
 		aiUse    usage.Pref
 		search   usage.Pref
 		carriers string // carriers of the evidence deciding train-ai
+		// outweighed lists the statements that lost, as "carrier category".
+		outweighed string
 	}{
 		{name: "nothing", train: U, aiUse: U, search: U},
 		{name: "robots Content-Usage", robots: "User-agent: *\nContent-Usage: train-ai=n, search=y\nAllow: /\n",
@@ -95,13 +98,16 @@ func TestVerdict(t *testing.T) {
 			train: U, aiUse: U, search: U},
 		{name: "conflict: robots allows, header disallows",
 			robots: "User-agent: *\nContent-Usage: train-ai=y, search=y\nAllow: /\n", headers: []string{"Content-Usage: train-ai=n"},
-			train: D, aiUse: U, search: A, carriers: "Content-Usage header"},
+			train: D, aiUse: U, search: A, carriers: "Content-Usage header",
+			outweighed: "robots.txt Content-Usage train-ai"},
 		{name: "conflict: Content-Signal yes, noai",
 			robots: "User-agent: *\nContent-Signal: ai-train=yes, ai-input=yes\nAllow: /\n", html: `<meta name="robots" content="noai">`,
-			train: D, aiUse: D, search: U, carriers: "noai"},
+			train: D, aiUse: D, search: U, carriers: "noai",
+			outweighed: "robots.txt Content-Signal ai-use,robots.txt Content-Signal train-ai"},
 		{name: "conflict: header allows, tdmrep.json reserves",
 			headers: []string{"Content-Usage: train-ai=y"}, tdmrep: `[{"location": "/", "tdm-reservation": 1}]`,
-			train: D, aiUse: D, search: U, carriers: "tdmrep.json"},
+			train: D, aiUse: D, search: U, carriers: "tdmrep.json",
+			outweighed: "Content-Usage header train-ai"},
 		{name: "conflict: two disallows both decide",
 			robots: "User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n", headers: []string{"tdm-reservation: 1"},
 			train: D, aiUse: D, search: U, carriers: "robots.txt Content-Usage,tdm-reservation header"},
@@ -121,6 +127,16 @@ func TestVerdict(t *testing.T) {
 			if got := strings.Join(cs, ","); got != c.carriers {
 				t.Errorf("train-ai decided by %q, want %q", got, c.carriers)
 			}
+			var lost []string
+			for _, e := range v.Evidence {
+				if e.Outweighed {
+					lost = append(lost, string(e.Carrier)+" "+string(e.Category))
+				}
+			}
+			slices.Sort(lost)
+			if got := strings.Join(lost, ","); got != c.outweighed {
+				t.Errorf("outweighed %q, want %q", got, c.outweighed)
+			}
 		})
 	}
 }
@@ -139,6 +155,29 @@ func TestEvidence(t *testing.T) {
 		if v.Evidence[i] != want[i] {
 			t.Errorf("evidence[%d] = %+v, want %+v", i, v.Evidence[i], want[i])
 		}
+	}
+}
+
+// TestCombineAgain checks that Combine judges statements from an earlier
+// verdict anew: an allow outweighed there decides once the disallow is
+// gone, and one that decided there is outweighed by a new disallow.
+func TestCombineAgain(t *testing.T) {
+	allow := usage.Evidence{Carrier: usage.RobotsContentSignal, Category: usage.TrainAI, Pref: A}
+	deny := usage.Evidence{Carrier: usage.RobotsNoAI, Category: usage.TrainAI, Pref: D}
+	first := usage.Combine([]usage.Evidence{allow, deny})
+	if !first.Evidence[0].Outweighed || first.Evidence[1].Outweighed {
+		t.Fatalf("allow beside a disallow: %+v", first.Evidence)
+	}
+	if again := usage.Combine(first.Evidence[:1]); again.TrainAI != A || again.Evidence[0].Outweighed {
+		t.Errorf("the allow alone: %s %+v, want it deciding", again, again.Evidence)
+	}
+	alone := usage.Combine([]usage.Evidence{allow})
+	if more := usage.Combine(alone.Evidence, []usage.Evidence{deny}); !more.Evidence[0].Outweighed {
+		t.Errorf("a new disallow: %+v, want the allow outweighed", more.Evidence)
+	}
+	scoped := usage.Combine([]usage.Evidence{allow, {Carrier: usage.RobotsNoImageAI, Category: usage.TrainAI, Pref: D, Scope: "images"}})
+	if scoped.Evidence[0].Outweighed || scoped.Evidence[1].Outweighed {
+		t.Errorf("noimageai outweighs nothing and is not outweighed: %+v", scoped.Evidence)
 	}
 }
 

@@ -294,6 +294,7 @@ async function runCheck() {
   renderCut();
   renderLint();
   renderSitemaps();
+  renderUsage();
   scheduleMatrix();
 }
 
@@ -359,6 +360,140 @@ function renderResults() {
     rows.appendChild(tr);
   });
   tb.replaceChildren(rows);
+}
+
+// ---- usage preferences -------------------------------------------------------
+
+// The usage categories of package usage (draft-ietf-aipref-vocab-08), in
+// its order: the label statements name, the verdict's JSON field, and the
+// vocabulary's title.
+const usageCategories = [
+  { label: 'train-ai', field: 'train_ai', title: 'AI training' },
+  { label: 'ai-use', field: 'ai_use', title: 'AI use', hint: 'input to AI answers' },
+  { label: 'search', field: 'search', title: 'Search' },
+];
+const prefWords = { allowed: 'Allowed', disallowed: 'Disallowed', unknown: 'No preference' };
+const prefBadge = { allowed: 'allow', disallowed: 'block', unknown: 'none' };
+const prefSays = { allowed: 'allows', disallowed: 'disallows', unknown: 'states no preference' };
+
+// usageRole says what a statement did in its verdict, from the verdict's
+// own fields: outweighed (set by the server's combining), scoped to part
+// of the page, no preference, or else it decided its category.
+function usageRole(e) {
+  if (e.outweighed) return ['outweighed', 'outweighed'];
+  if (e.scope) return ['scoped', 'for ' + e.scope + ' only'];
+  if (e.pref === 'unknown') return ['none', 'no preference'];
+  return ['decides', 'decides'];
+}
+
+// usageTable draws one usage verdict: a row per category with its
+// preference and every statement about it, the deciding ones first, then
+// those a more restrictive statement outweighed and those that count for
+// nothing. goTo, when given, makes robots.txt lines buttons to the editor.
+function usageTable(v, caption, goTo) {
+  const t = el('table', 'usage');
+  t.appendChild(el('caption', 'sr', caption));
+  const hr = el('tr');
+  for (const h of ['Purpose', 'Preference', 'Statements (the most restrictive wins)']) hr.appendChild(Object.assign(el('th', '', h), { scope: 'col' }));
+  const thead = el('thead');
+  thead.appendChild(hr);
+  t.appendChild(thead);
+  const tb = el('tbody');
+  const order = { decides: 0, outweighed: 1, scoped: 2, none: 3 };
+  for (const c of usageCategories) {
+    const pref = v[c.field];
+    const tr = el('tr');
+    tr.dataset.category = c.label;
+    tr.dataset.pref = pref;
+    const th = el('th');
+    th.scope = 'row';
+    th.appendChild(document.createTextNode(c.title + ' '));
+    th.appendChild(el('code', '', c.label));
+    if (c.hint) th.appendChild(el('span', 'from', c.hint));
+    tr.appendChild(th);
+    const p = el('td');
+    p.appendChild(el('span', 'badge ' + prefBadge[pref], prefWords[pref]));
+    tr.appendChild(p);
+    const st = el('td');
+    const es = v.evidence.filter((e) => e.category === c.label)
+      .sort((a, b) => order[usageRole(a)[0]] - order[usageRole(b)[0]]);
+    if (es.length === 0) st.appendChild(el('span', 'hint', 'no statement'));
+    const ul = el('ul', 'usage-evidence');
+    for (const e of es) {
+      const [role, roleText] = usageRole(e);
+      const li = el('li', role);
+      li.dataset.carrier = e.carrier;
+      li.dataset.role = role;
+      li.dataset.pref = e.pref;
+      if (e.line) li.dataset.line = String(e.line);
+      li.appendChild(el('span', 'role ' + role, roleText));
+      li.appendChild(document.createTextNode(' '));
+      // The carrier, and where it is unless that names it already
+      // ("Content-Usage header (line 2)").
+      const where = e.where || (e.line ? 'line ' + e.line : '');
+      const robotsLine = e.carrier.startsWith('robots.txt') && e.line > 0;
+      if (where.startsWith(e.carrier)) {
+        li.appendChild(el('strong', '', where));
+      } else {
+        li.appendChild(el('strong', '', e.carrier));
+        if (goTo && robotsLine) {
+          li.appendChild(document.createTextNode(' · '));
+          const b = el('button', 'link', 'line ' + e.line);
+          b.type = 'button';
+          b.setAttribute('aria-label', 'Show line ' + e.line + ' in the editor');
+          b.addEventListener('click', () => goTo(e.line));
+          li.appendChild(b);
+        } else if (where) {
+          li.appendChild(document.createTextNode(' · ' + where));
+        }
+      }
+      li.appendChild(document.createTextNode(' ' + prefSays[e.pref]));
+      li.appendChild(el('code', '', e.value));
+      ul.appendChild(li);
+    }
+    if (es.length) st.appendChild(ul);
+    tr.appendChild(st);
+    tb.appendChild(tr);
+  }
+  t.appendChild(tb);
+  const wrap = el('div', 'table-wrap');
+  wrap.appendChild(t);
+  return wrap;
+}
+
+// usageShort sums a verdict up in the syntax of a Content-Usage line
+// (train-ai=n search=y), leaving out categories with no preference.
+function usageShort(v) {
+  const parts = usageCategories.filter((c) => v[c.field] !== 'unknown').map((c) => c.label + '=' + (v[c.field] === 'allowed' ? 'y' : 'n'));
+  return parts.length ? parts.join(' ') : 'no preference';
+}
+function usageLong(v) {
+  return usageCategories.map((c) => c.title + ': ' + prefWords[v[c.field]].toLowerCase()).join('; ');
+}
+
+// renderUsage shows the usage verdict of each URL the check answered:
+// robots.txt's Content-Usage and Content-Signal statements for it.
+function renderUsage() {
+  const c = last.check;
+  const box = $('usage-out');
+  const frag = document.createDocumentFragment();
+  const checked = c.results.map((r, i) => [r, i]).filter(([r]) => !r.error);
+  if (checked.length && !checked.some(([r]) => r.usage)) {
+    frag.appendChild(el('p', 'hint', 'No Content-Usage or Content-Signal line in this file: it states no usage preference.'));
+  }
+  for (const [r, i] of checked) {
+    if (!r.usage) continue;
+    const sec = el('section', 'usage-url');
+    sec.dataset.index = String(i);
+    const h = el('h3');
+    h.appendChild(el('span', 'url', r.url));
+    h.appendChild(el('span', 'hint', ' · ' + usageShort(r.usage)));
+    sec.appendChild(h);
+    if (!r.allowed) sec.appendChild(el('p', 'hint', 'robots.txt blocks this URL: Content-Usage lines apply only where crawling is allowed, so none is read for it.'));
+    sec.appendChild(usageTable(r.usage, 'Usage preferences for ' + r.url, (n) => { goToLine(n, false); renderResults(); }));
+    frag.appendChild(sec);
+  }
+  box.replaceChildren(frag);
 }
 
 function lineList(ns) {
@@ -555,6 +690,12 @@ async function runMatrix() {
         td.appendChild(el('span', 'badge ' + (r.allowed ? 'allow' : 'block'), r.allowed ? 'Allowed' : 'Blocked'));
         td.appendChild(el('span', 'cell-line', r.line > 0 ? 'line ' + r.line : 'no rule'));
         td.title = r.line > 0 ? r.rule : r.reason;
+        if (r.usage) {
+          const u = el('span', 'cell-line cell-usage', 'usage ' + usageShort(r.usage));
+          u.dataset.usage = usageShort(r.usage);
+          u.title = usageLong(r.usage);
+          td.appendChild(u);
+        }
       }
       tr.appendChild(td);
     });
@@ -699,7 +840,7 @@ const pageFields = [
   ['max_snippet', 'max-snippet'], ['max_image_preview', 'max-image-preview'], ['max_video_preview', 'max-video-preview'],
   ['translate', 'translate'], ['imageindex', 'imageindex'], ['unavailable_after', 'unavailable_after'],
   ['indexifembedded', 'indexifembedded'], ['noai', 'AI use (noai)'], ['noimageai', 'image AI (noimageai)'],
-  ['tdm_reservation', 'tdm-reservation'], ['ai_train', 'AI training'],
+  ['tdm_reservation', 'tdm-reservation'], ['ai_train', 'Content-Usage train-ai'],
 ];
 
 function fmtValue(field, v) {
@@ -863,9 +1004,61 @@ function renderPage(d) {
     }
     tb.appendChild(tr);
   }
+  // The usage verdict per crawler: each category's preference and the
+  // statements that decided it; the evidence in full is below.
+  for (const cat of usageCategories) {
+    const tr = el('tr');
+    tr.dataset.field = 'usage-' + cat.label;
+    tr.appendChild(Object.assign(el('th', '', 'usage: ' + cat.title), { scope: 'row' }));
+    for (const c of d.crawlers) {
+      const pref = c.usage[cat.field];
+      const td = el('td', c.blocked ? 'blocked' : '');
+      td.dataset.agent = c.agent;
+      td.dataset.field = 'usage-' + cat.label;
+      td.dataset.pref = pref;
+      td.appendChild(document.createTextNode(prefWords[pref].toLowerCase()));
+      const by = c.usage.evidence.filter((e) => e.category === cat.label && usageRole(e)[0] === 'decides');
+      if (by.length) {
+        td.classList.add('set');
+        if (pref === 'disallowed') td.classList.add('no');
+        td.appendChild(el('span', 'from', 'by ' + by.map((e) => e.carrier).join(', ')));
+      }
+      const lost = c.usage.evidence.filter((e) => e.category === cat.label && e.outweighed).length;
+      if (lost) td.appendChild(el('span', 'from', plural(lost, 'statement') + ' outweighed'));
+      tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
   t.appendChild(tb);
   wrap.appendChild(t);
   frag.appendChild(wrap);
+
+  // The usage evidence, one table per verdict: crawlers given the same
+  // verdict share one.
+  frag.appendChild(el('h2', '', 'Usage preferences (AI training, AI use, search)'));
+  const verdicts = new Map();
+  for (const c of d.crawlers) {
+    const key = JSON.stringify(c.usage);
+    if (!verdicts.has(key)) verdicts.set(key, { usage: c.usage, agents: [] });
+    verdicts.get(key).agents.push(c.agent);
+  }
+  const usageBox = el('div');
+  usageBox.id = 'page-usage';
+  for (const { usage, agents } of verdicts.values()) {
+    const sec = el('section', 'usage-url');
+    sec.dataset.agents = agents.join(',');
+    const h = el('h3', '', 'For ' + agents.join(', '));
+    h.appendChild(el('span', 'hint', ' · ' + usageShort(usage)));
+    sec.appendChild(h);
+    if (usage.evidence.length === 0) {
+      sec.appendChild(el('p', 'hint', 'No carrier states a usage preference: no Content-Usage or Content-Signal line in robots.txt for this URL, no Content-Usage or tdm-reservation header, no tdm-reservation meta, no noai.'));
+    } else {
+      sec.appendChild(usageTable(usage, 'Usage preferences for ' + agents.join(', ')));
+    }
+    usageBox.appendChild(sec);
+  }
+  usageBox.appendChild(el('p', 'hint', 'The site\'s /.well-known/tdmrep.json is not read here (rep page -tdmrep reads one).'));
+  frag.appendChild(usageBox);
 
   frag.appendChild(el('h2', '', 'Where the rules came from'));
   const ul = el('ul', 'plain');
