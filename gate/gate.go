@@ -112,6 +112,10 @@ type Options struct {
 	// name, to those the registry lists for it: a key from their
 	// directories proves that crawler too.
 	SignatureAgents map[string][]string
+	// AllowPrivate lets the default Fetcher (Signatures nil or without
+	// Keys) fetch key directories from loopback, private and link-local
+	// addresses and over plain http.
+	AllowPrivate bool
 }
 
 // Action is what the gate does with a request.

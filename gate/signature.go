@@ -29,7 +29,7 @@ func (g *Gate) initSignatures() {
 		g.sig = botauth.Verifier{MaxValidity: maxSignatureValidity}
 	}
 	if g.sig.Keys == nil {
-		g.sig.Keys = &botauth.Fetcher{UserAgent: fetcherUserAgent}
+		g.sig.Keys = &botauth.Fetcher{UserAgent: fetcherUserAgent, AllowPrivate: g.o.AllowPrivate, AllowHTTP: g.o.AllowPrivate}
 	}
 	if g.sig.Now == nil {
 		g.sig.Now = g.o.Now
@@ -49,7 +49,10 @@ func (g *Gate) initSignatures() {
 			continue
 		}
 		cp := *c
-		cp.Verify.SignatureAgents = append(append([]string(nil), c.Verify.SignatureAgents...), origins...)
+		if prev, ok := g.signers[c]; ok { // the same crawler by another name
+			cp = *prev
+		}
+		cp.Verify.SignatureAgents = append(append([]string(nil), cp.Verify.SignatureAgents...), origins...)
 		g.signers[c] = &cp
 	}
 }

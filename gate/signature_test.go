@@ -328,12 +328,14 @@ func TestSignatureNotCached(t *testing.T) {
 }
 
 // TestSignatureDefaults: with Options.Signatures nil the gate fetches
-// directories behind the guard (a loopback directory is refused), refuses
-// signatures valid for more than 24 hours, and takes a local copy of
-// Google's directory (Options.Directories) as that directory.
+// directories behind the guard (a loopback directory is refused unless
+// AllowPrivate), refuses signatures valid for more than 24 hours, and takes
+// a local copy of Google's directory (Options.Directories) as that
+// directory.
 func TestSignatureDefaults(t *testing.T) {
 	signer := readKey(t, "signer.pem")
 	loop := newKeyDirectory(t, true, signer)
+	plain := newKeyDirectory(t, false, signer)
 	dns := googleDNS(t)
 	for _, c := range []struct {
 		name string
@@ -357,6 +359,10 @@ func TestSignatureDefaults(t *testing.T) {
 			Options{SignatureAgents: map[string][]string{"Google-Agent": {loop.srv.URL}}},
 			signing{key: signer, agent: loop.srv.URL},
 			decision{403, "refuse", "spoofed", "", "unverified", "key directory unavailable", "WARN"}},
+		{"a listed directory on loopback, allowed",
+			Options{SignatureAgents: map[string][]string{"google-agent": {plain.srv.URL}}, AllowPrivate: true},
+			signing{key: signer, agent: plain.srv.URL},
+			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.o.Verifier = &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second}
