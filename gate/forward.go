@@ -19,6 +19,16 @@ func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
 // User-Agent, and its client from X-Real-IP or X-Forwarded-For when the
 // proxy is in Options.Trust. The logged status is the endpoint's answer.
 //
+// A Web Bot Auth signature reaches the endpoint in the headers the proxy
+// passes on (nginx auth_request and Caddy forward_auth pass them all). It
+// is verified against the original request: its method and URI as above,
+// and, from a proxy in Options.Trust, its authority from X-Forwarded-Host
+// and its scheme from X-Forwarded-Proto (Caddy and Traefik send both;
+// nginx must be told to, as the configuration in docs/policy.md does).
+// Without them the authority is the endpoint's own Host, which no
+// signature was made for: the signature then proves nothing, and the
+// network check decides.
+//
 // A GET or HEAD of /robots.txt that carries neither X-Forwarded-Uri nor
 // X-Original-URI is not a question but a request the proxy passed on: it
 // is answered with the policy's robots.txt as ServeHTTP serves it, so the
@@ -35,7 +45,11 @@ func (g *Gate) ForwardAuth() http.Handler {
 		host := first(r.Header.Get("X-Forwarded-Host"), r.Host)
 		d := Decision{Action: Allow, Reason: "enforce is off"}
 		if g.enforce != policy.Off {
-			d = g.Decide(r.Context(), g.clientIP(r, true), r.UserAgent(), uri)
+			var signed *http.Request
+			if hasSignature(r) {
+				signed = g.original(r, method, uri)
+			}
+			d = g.decide(r.Context(), g.clientIP(r, true), r.UserAgent(), uri, signed)
 		}
 		status := http.StatusOK
 		if d.Action == Refuse {

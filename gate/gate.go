@@ -14,11 +14,33 @@
 // everything under /.well-known/ are never refused: a crawler must be able
 // to read the rules that shut it out.
 //
+// A request that carries a Web Bot Auth signature (Signature-Input and
+// Signature, RFC 9421, tag "web-bot-auth") is verified too, per request
+// (package crawlers/botauth), and the two verdicts are combined by
+// identity.WithSignature. A signature made with a key from the directory of
+// a Signature-Agent the registry lists for the claimed crawler proves the
+// crawler: the request is verified by "signature", from any address, and no
+// network check (no DNS lookup) is made for it. Any other signature (invalid,
+// unverified, or made with a key from a directory not listed for that
+// crawler) proves nothing and refutes nothing: the network check decides, as
+// for an unsigned request, and the signature's verdict and reason are logged.
+// An invalid signature is not refused for being invalid: whoever forges one
+// could as well send none, so refusing it would stop only genuine crawlers
+// whose signatures a proxy or a clock broke on the way. Key directories are
+// fetched only for listed Signature-Agents, through the SSRF guard, without
+// redirects, and cached by (directory URL, keyid) (botauth.Fetcher); a
+// signature's verdict is never cached.
+//
 // Each judged request is logged with log/slog as one record whose keys
 // (time, client_ip, method, host, uri, status, user_agent) are those of a
 // JSON access log: a slog.JSONHandler's output is a log rep audit reads.
-// ForwardAuth answers the same question for nginx auth_request, Caddy
-// forward_auth and Traefik ForwardAuth.
+// The record also says what the gate decided and why (action, reason,
+// crawler, identity, robots_line), what proved a verified crawler
+// (verified_by: the identity.Method, e.g. "fcrdns+ranges" or "signature"),
+// and, for a signed request, the signature's verdict (signature:
+// verified, invalid or unverified), why it failed (signature_reason), its
+// signature_agent and keyid. ForwardAuth answers the same question for nginx
+// auth_request, Caddy forward_auth and Traefik ForwardAuth.
 package gate
 
 import (
@@ -35,6 +57,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/policy"
@@ -69,6 +92,30 @@ type Options struct {
 	Store robotsfetch.Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	// Signatures verifies Web Bot Auth signatures. Its Keys are asked only
+	// for keys of a Signature-Agent listed for the claimed crawler
+	// (identity.DirectoryListed): a key from anywhere else proves nothing,
+	// so its directory is not fetched. nil means a Verifier whose keys a
+	// botauth.Fetcher fetches (loopback and private addresses refused,
+	// https only, no redirects, cached by directory and keyid), on the
+	// gate's clock, refusing signatures valid for more than 24 hours, as
+	// the draft recommends. A given Verifier is used as it is, with
+	// Keys nil meaning that Fetcher and Now nil the gate's clock.
+	Signatures *botauth.Verifier
+	// Directories are local copies of key directories, by Signature-Agent
+	// origin (e.g. "https://agent.bot.goog"): a key is taken from the
+	// copy instead of being fetched, and counts as that directory's. A
+	// copy proves a crawler only for an origin listed for it.
+	Directories map[string]botauth.JWKS
+	// SignatureAgents adds Signature-Agent origins, by registry crawler
+	// name, to those the registry lists for it: a key from their
+	// directories proves that crawler too.
+	SignatureAgents map[string][]string
+	// AllowPrivate lets the default Fetcher (Signatures nil or without
+	// Keys) fetch key directories from loopback, private and link-local
+	// addresses and over plain http.
+	AllowPrivate bool
 }
 
 // Action is what the gate does with a request.
@@ -93,6 +140,15 @@ type Decision struct {
 	Crawler *crawlers.Crawler
 	// Identity is the verification's verdict, empty when none was made.
 	Identity identity.Verdict
+	// VerifiedBy is what proved a verified crawler, the identity.Method:
+	// "ranges", "fcrdns", "fcrdns+ranges", or identity.BySignature for a
+	// signature made with a key from a directory listed for it. Empty
+	// unless Identity is verified.
+	VerifiedBy identity.Method
+	// Signature is the verdict on the request's Web Bot Auth signature;
+	// nil when it carried none or none was checked (not a registry
+	// crawler, an exempt path, Decide).
+	Signature *botauth.Result
 	// Rule is the robots.txt decision for the crawler; its Line is 0 when
 	// no rule decided or no crawler was named.
 	Rule robotstxt.Rule
@@ -109,6 +165,14 @@ type Gate struct {
 	robots  []byte
 	etag    string
 	files   map[robotstxt.Profile]*robotstxt.File
+
+	sig botauth.Verifier
+	// dirs are Options.Directories by directory URL.
+	dirs map[string]botauth.JWKS
+	// signers are copies of registry crawlers with
+	// Options.SignatureAgents added, for identity.WithSignature; the
+	// registry's own entry decides everything else.
+	signers map[*crawlers.Crawler]*crawlers.Crawler
 
 	mu    sync.Mutex
 	cache map[cacheKey]cacheEntry
@@ -151,6 +215,7 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 	if g.enforce == "" {
 		g.enforce = p.EnforceMode()
 	}
+	g.initSignatures()
 	sum := sha256Sum(g.robots)
 	g.etag = fmt.Sprintf(`"%x"`, sum[:12])
 	for _, e := range []engine.Engine{engine.Google, engine.Bing, engine.Yandex, engine.RFC9309} {
@@ -181,7 +246,15 @@ func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.next.ServeHTTP(w, r)
 		return
 	}
-	d := g.Decide(r.Context(), g.clientIP(r, false), r.UserAgent(), r.URL.RequestURI())
+	var signed *http.Request
+	if hasSignature(r) {
+		target := r.RequestURI // as sent, for "@request-target"
+		if target == "" {
+			target = r.URL.RequestURI()
+		}
+		signed = g.original(r, r.Method, target)
+	}
+	d := g.decide(r.Context(), g.clientIP(r, false), r.UserAgent(), r.URL.RequestURI(), signed)
 	rw := &recorder{ResponseWriter: w}
 	if d.Action == Refuse {
 		http.Error(rw, "403 forbidden: "+d.Reason, http.StatusForbidden)
@@ -205,8 +278,28 @@ func (g *Gate) serveRobots(w http.ResponseWriter, r *http.Request) {
 }
 
 // Decide judges a request for target (a path with its query) from ip with
-// userAgent under the gate's enforcement.
+// userAgent under the gate's enforcement, as an unsigned request: see
+// DecideRequest for one whose signature counts.
 func (g *Gate) Decide(ctx context.Context, ip netip.Addr, userAgent, target string) Decision {
+	return g.decide(ctx, ip, userAgent, target, nil)
+}
+
+// DecideRequest judges r from ip under the gate's enforcement as ServeHTTP
+// does, its Web Bot Auth signature included. r is the request as its
+// client sent it: its Method, Host, URL (with the Scheme when r.TLS does
+// not tell it) and Header are what the signature's components are computed
+// from.
+func (g *Gate) DecideRequest(ctx context.Context, ip netip.Addr, r *http.Request) Decision {
+	var signed *http.Request
+	if hasSignature(r) {
+		signed = r
+	}
+	return g.decide(ctx, ip, r.UserAgent(), r.URL.RequestURI(), signed)
+}
+
+// decide judges a request; signed is the request as its client sent it
+// when it carries a signature, else nil.
+func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target string, signed *http.Request) Decision {
 	d := Decision{Action: Allow, ClientIP: ip}
 	path, _, _ := strings.Cut(target, "?")
 	c, ok := crawlers.Match(userAgent)
@@ -220,8 +313,11 @@ func (g *Gate) Decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 		return d
 	}
 	if c.Source == crawlers.SourceRegistry {
-		res := g.verify(ctx, ip, c)
-		d.Identity = res.Verdict
+		res := g.identify(ctx, ip, c, signed)
+		d.Identity, d.Signature = res.Verdict, res.Signature
+		if res.Verdict == identity.Verified {
+			d.VerifiedBy = res.Method
+		}
 		if res.Verdict == identity.Spoofed {
 			d.Action = Refuse
 			d.Reason = "spoofed " + c.Name
@@ -290,8 +386,7 @@ func (g *Gate) remember(k cacheKey, res identity.Result, expires time.Time) {
 // comes from a trusted proxy, the last address of X-Forwarded-For that is
 // not a trusted proxy (for ForwardAuth, X-Real-IP first).
 func (g *Gate) clientIP(r *http.Request, realIP bool) netip.Addr {
-	peer, _ := netip.ParseAddrPort(r.RemoteAddr)
-	ip := peer.Addr().Unmap()
+	ip := peer(r)
 	if !g.trusted(ip) {
 		return ip
 	}
@@ -317,6 +412,12 @@ func (g *Gate) clientIP(r *http.Request, realIP bool) netip.Addr {
 	return ip
 }
 
+// peer is the address r's connection comes from.
+func peer(r *http.Request) netip.Addr {
+	ap, _ := netip.ParseAddrPort(r.RemoteAddr)
+	return ap.Addr().Unmap()
+}
+
 func (g *Gate) trusted(ip netip.Addr) bool {
 	for _, p := range g.o.Trust {
 		if p.Contains(ip) {
@@ -326,10 +427,11 @@ func (g *Gate) trusted(ip netip.Addr) bool {
 	return false
 }
 
-// log writes one decision as an access-log record.
+// log writes one decision as an access-log record; a refusal and an
+// invalid signature are warnings.
 func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua, referer string, status int, n int64) {
 	level := slog.LevelInfo
-	if d.Action != Allow {
+	if d.Action != Allow || d.Signature != nil && d.Signature.Verdict == botauth.Invalid {
 		level = slog.LevelWarn
 	}
 	attrs := []slog.Attr{
@@ -350,6 +452,21 @@ func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua
 	}
 	if d.Identity != "" {
 		attrs = append(attrs, slog.String("identity", string(d.Identity)))
+	}
+	if d.VerifiedBy != "" {
+		attrs = append(attrs, slog.String("verified_by", string(d.VerifiedBy)))
+	}
+	if s := d.Signature; s != nil {
+		attrs = append(attrs, slog.String("signature", string(s.Verdict)))
+		if s.Err != nil {
+			attrs = append(attrs, slog.String("signature_reason", s.Err.Error()))
+		}
+		if s.Agent != nil {
+			attrs = append(attrs, slog.String("signature_agent", s.Agent.URL))
+		}
+		if s.KeyID != "" {
+			attrs = append(attrs, slog.String("keyid", s.KeyID))
+		}
 	}
 	if d.Rule.Line > 0 {
 		attrs = append(attrs, slog.Int("robots_line", d.Rule.Line))

@@ -18,6 +18,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/gate"
 	"github.com/rep-toolkit/rep/lint"
@@ -41,9 +43,22 @@ are never refused.
 
 With -forward-auth it answers a proxy's questions instead: 200 to let a
 request through, 403 to refuse it, for nginx auth_request (send
-X-Original-URI and X-Real-IP), Caddy forward_auth and Traefik ForwardAuth
-(X-Forwarded-Uri, X-Forwarded-For). The proxy's address must be in -trust
-for the client's address to be believed.
+X-Original-URI, X-Real-IP, X-Forwarded-Host and X-Forwarded-Proto), Caddy
+forward_auth and Traefik ForwardAuth (X-Forwarded-Uri, X-Forwarded-For).
+The proxy's address must be in -trust for the client's address, host and
+scheme to be believed.
+
+A request that carries a Web Bot Auth signature (RFC 9421, tag
+web-bot-auth) is verified too, each time: a signature made with a key from
+the directory of a Signature-Agent the registry lists for the claimed
+crawler (Google-Agent: https://agent.bot.goog) proves that crawler from any
+address, with no reverse DNS. Any other signature, invalid ones included,
+proves nothing and refutes nothing: the request is verified as an unsigned
+one would be, and the signature's verdict is logged. Only listed
+directories are fetched, refusing loopback and private addresses and http
+unless -allow-private, never following redirects, and cached by directory
+and key; -keys ORIGIN=JWKS_FILE gives a local copy of one instead, and
+-signature-agent CRAWLER=ORIGIN lists another origin for a crawler.
 
 Verification verdicts are cached per address and crawler for -cache-ttl,
 in memory and, with -store bolt:PATH, redis://HOST:PORT/DB or
@@ -58,6 +73,32 @@ error.
 
 flags:
 `
+
+// pairFlag is a repeatable NAME=VALUE flag.
+type pairFlag struct {
+	what  string // "ORIGIN=JWKS_FILE", for errors
+	pairs [][2]string
+}
+
+func (p *pairFlag) String() string {
+	if p == nil {
+		return ""
+	}
+	s := make([]string, len(p.pairs))
+	for i, kv := range p.pairs {
+		s[i] = kv[0] + "=" + kv[1]
+	}
+	return strings.Join(s, " ")
+}
+
+func (p *pairFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(val) == "" {
+		return fmt.Errorf("%q: want %s", v, p.what)
+	}
+	p.pairs = append(p.pairs, [2]string{strings.TrimSpace(k), strings.TrimSpace(val)})
+	return nil
+}
 
 type cidrFlag []netip.Prefix
 
@@ -100,6 +141,11 @@ func runGate(e *env) int {
 	logFile := fs.String("log", "", "append the decision log to `FILE` instead of standard output")
 	store := fs.String("store", "memory", "verification cache: memory, bolt:PATH, redis://HOST:PORT/DB or redis-cluster://HOST:PORT,HOST:PORT")
 	cacheTTL := fs.Duration("cache-ttl", time.Hour, "how long a verification verdict is reused for one address and crawler")
+	keys := &pairFlag{what: "ORIGIN=JWKS_FILE, e.g. https://agent.bot.goog=google-agent.jwks"}
+	fs.Var(keys, "keys", "`ORIGIN=JWKS_FILE`: use the file as the key directory of the Signature-Agent origin, without fetching it (repeatable)")
+	agents := &pairFlag{what: "CRAWLER=ORIGIN, e.g. ChatGPT-User=https://chatgpt.com"}
+	fs.Var(agents, "signature-agent", "`CRAWLER=ORIGIN`: a key from the origin's directory proves the registry crawler too (repeatable)")
+	allowPrivate := fs.Bool("allow-private", false, "fetch key directories from loopback, private and link-local addresses and over http too (refused by default)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), gateUsage)
 		fs.PrintDefaults()
@@ -161,6 +207,14 @@ func runGate(e *env) int {
 	default:
 		v.Resolver = net.DefaultResolver
 	}
+	dirs, sigAgents, warn, msg := gateSignatureFlags(keys, agents, *allowPrivate)
+	if msg != "" {
+		fmt.Fprintln(e.stderr, "rep gate: "+msg)
+		return exitUsage
+	}
+	for _, w := range warn {
+		fmt.Fprintln(e.stderr, "rep gate: warning: "+w)
+	}
 	var logw io.Writer = e.stdout
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -184,7 +238,8 @@ func runGate(e *env) int {
 	}
 	redis.SetLogger(serveRedisLog{logger})
 	defer closeStore()
-	opts := gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce), Store: st, CacheTTL: *cacheTTL}
+	opts := gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce), Store: st, CacheTTL: *cacheTTL,
+		Directories: dirs, SignatureAgents: sigAgents, AllowPrivate: *allowPrivate}
 	// What net/http and the proxy would print with the standard logger
 	// goes into the same JSON log.
 	errLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
@@ -244,4 +299,83 @@ func gateMode(p *policy.Policy, override string) policy.Enforce {
 		return policy.Enforce(override)
 	}
 	return p.EnforceMode()
+}
+
+// gateSignatureFlags checks -keys and -signature-agent and reads the key
+// files; msg is a usage error.
+func gateSignatureFlags(keys, agents *pairFlag, allowPrivate bool) (dirs map[string]botauth.JWKS, sigAgents map[string][]string, warn []string, msg string) {
+	// origin checks o, given in arg of flag.
+	origin := func(flag, arg, o string) string {
+		if _, err := (&botauth.Agent{URL: o}).DirectoryURL(allowPrivate); err != nil {
+			if !allowPrivate && strings.HasPrefix(strings.ToLower(o), "http:") {
+				return fmt.Sprintf("%s %s: an http origin needs -allow-private", flag, arg)
+			}
+			return fmt.Sprintf("%s %s: %s is not an https origin, e.g. https://agent.bot.goog", flag, arg, o)
+		}
+		return ""
+	}
+	for _, kv := range keys.pairs {
+		arg := kv[0] + "=" + kv[1]
+		if m := origin("-keys", arg, kv[0]); m != "" {
+			return nil, nil, nil, m
+		}
+		data, name, err := readInput(kv[1], nil)
+		if err != nil {
+			return nil, nil, nil, fmt.Sprintf("-keys %s: %v", arg, err)
+		}
+		set, err := botauth.ParseJWKS(data)
+		if err == nil && len(set.Keys) == 0 {
+			err = errors.New("no keys")
+		}
+		if err != nil {
+			return nil, nil, nil, fmt.Sprintf("-keys %s: %s: %v", arg, name, err)
+		}
+		if dirs == nil {
+			dirs = map[string]botauth.JWKS{}
+		}
+		dirs[kv[0]] = set
+	}
+	for _, kv := range agents.pairs {
+		arg := kv[0] + "=" + kv[1]
+		c, ok := crawlers.ByName(kv[0])
+		if !ok {
+			return nil, nil, nil, fmt.Sprintf("-signature-agent %s: %s is not a crawler of the registry", arg, kv[0])
+		}
+		if m := origin("-signature-agent", arg, kv[1]); m != "" {
+			return nil, nil, nil, m
+		}
+		if sigAgents == nil {
+			sigAgents = map[string][]string{}
+		}
+		sigAgents[c.Name] = append(sigAgents[c.Name], kv[1])
+	}
+	for _, kv := range keys.pairs {
+		if !gateOriginListed(kv[0], sigAgents) {
+			warn = append(warn, fmt.Sprintf("-keys %s=%s: no crawler lists %s as its Signature-Agent, so these keys prove nothing (see -signature-agent)", kv[0], kv[1], kv[0]))
+		}
+	}
+	return dirs, sigAgents, warn, ""
+}
+
+// gateOriginListed reports whether a registry crawler, or -signature-agent,
+// lists origin as a Signature-Agent.
+func gateOriginListed(origin string, sigAgents map[string][]string) bool {
+	dir, err := (&botauth.Agent{URL: origin}).DirectoryURL(true)
+	if err != nil {
+		return false
+	}
+	for _, c := range crawlers.All() {
+		if identity.DirectoryListed(c, dir) {
+			return true
+		}
+	}
+	for name, origins := range sigAgents {
+		c, _ := crawlers.ByName(name)
+		cp := *c
+		cp.Verify.SignatureAgents = origins
+		if identity.DirectoryListed(&cp, dir) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,8 @@ const forwardNginx = `server {
         proxy_set_header X-Original-URI $request_uri;
         proxy_set_header X-Original-Method $request_method;
         proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-Host $http_host;
+        proxy_set_header X-Forwarded-Proto $scheme;
     }
     location / {
         auth_request /_rep_gate;
@@ -86,7 +88,14 @@ func forwardSetup(t *testing.T, enforce string) (dir string, addrs func(conf str
 			break
 		}
 	}
-	gate := startGate(t, append(args, "-enforce", enforce, "-log", logFile)...)
+	// Google-Agent's key directory: a local copy holding the test's key.
+	keys := filepath.Join(dir, "google-agent.jwks")
+	if code, out, errs := runRep(t, "", "sign", "-directory", "-key", gateSignerKey); code != exitOK {
+		t.Fatalf("sign -directory: %d %s", code, errs)
+	} else {
+		os.WriteFile(keys, []byte(out), 0o644)
+	}
+	gate := startGate(t, append(args, "-enforce", enforce, "-log", logFile, "-keys", "https://agent.bot.goog="+keys)...)
 	gateAddr := strings.TrimPrefix(gate, "http://")
 	siteAddr := strings.TrimPrefix(site.URL, "http://")
 	return dir, func(conf string) string {
@@ -130,21 +139,55 @@ func forwardExercise(t *testing.T, port int, enforce, logFile string) {
 	case enforce == "log" && (r.StatusCode != 200 || body != "site /blog/"):
 		t.Errorf("spoofed Googlebot under log: %d %q", r.StatusCode, body)
 	}
+	// A Google-Agent signed with a key of Google-Agent's directory: the
+	// signature headers reach the gate with the authority the server was
+	// asked for (X-Forwarded-Host), so the signature proves it. One signed
+	// for another site proves nothing; its verdict is logged.
+	signedGet := func(path, authority string) int {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d%s", port, path), nil)
+		gateSign(t, req, authority)
+		req.Header.Set("User-Agent", gateGoogleAgent)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := signedGet("/blog/?signed=1", ""); code != 200 {
+		t.Errorf("signed Google-Agent: %d", code)
+	}
+	signedGet("/blog/?forged=1", "other.example")
+
 	log, err := os.ReadFile(logFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	action := map[string]string{"block": `"action":"refuse"`, "log": `"action":"log-only"`}[enforce]
-	var found bool
-	for _, line := range strings.Split(string(log), "\n") {
-		if strings.Contains(line, `"uri":"/blog/"`) && strings.Contains(line, `"client_ip":"127.0.0.1"`) &&
-			strings.Contains(line, `"identity":"spoofed"`) && strings.Contains(line, action) {
-			found = true
+	want := map[string][]string{
+		"a refusal of the spoofed Googlebot": {`"uri":"/blog/"`, `"client_ip":"127.0.0.1"`, `"identity":"spoofed"`, action},
+		"the signed Google-Agent verified by its signature": {`"uri":"/blog/?signed=1"`, `"crawler":"Google-Agent"`, `"action":"allow"`,
+			`"identity":"verified"`, `"verified_by":"signature"`, `"signature":"verified"`, `"signature_agent":"https://agent.bot.goog"`},
+		"the invalid signature": {`"uri":"/blog/?forged=1"`, `"signature":"invalid"`, `"signature_reason":"signature does not verify`},
+	}
+	for what, parts := range want {
+		var found bool
+		for _, line := range strings.Split(string(log), "\n") {
+			found = found || containsAll(line, parts)
+		}
+		if !found {
+			t.Errorf("no record of %s in the decision log:\n%s", what, log)
 		}
 	}
-	if !found {
-		t.Errorf("no %s of the spoofed Googlebot in the decision log:\n%s", action, log)
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
 	}
+	return true
 }
 
 func TestGateForwardAuthNginx(t *testing.T) {

@@ -13,11 +13,14 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/gate"
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 	"github.com/rep-toolkit/rep/robotsfetch/boltstore"
 )
 
@@ -87,7 +90,39 @@ func gateGet(t *testing.T, url, ua string) (int, string) {
 const (
 	gateBrowser   = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 	gateGooglebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	// gateGoogleAgent is the registry's one signing crawler.
+	gateGoogleAgent = "Mozilla/5.0 (compatible; Google-Agent; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-agent)"
+	// gateSignerKey is the key the tests sign with (gate/testdata/README.md).
+	gateSignerKey = "../../gate/testdata/signer.pem"
 )
+
+// gateSign signs req with gateSignerKey for the Signature-Agent
+// https://agent.bot.goog, over authority instead of req's own when given.
+func gateSign(t *testing.T, req *http.Request, authority string) {
+	gateSignAs(t, req, authority, "https://agent.bot.goog")
+}
+
+func gateSignAs(t *testing.T, req *http.Request, authority, agent string) {
+	t.Helper()
+	pem, err := os.ReadFile(gateSignerKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := botauth.ParseKey(pem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := req.Clone(req.Context())
+	if authority != "" {
+		signed.Host = authority
+	}
+	if err := (&botauth.Signer{Key: key, Agent: agent}).Sign(signed); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"Signature-Agent", "Signature-Input", "Signature"} {
+		req.Header[h] = signed.Header[h]
+	}
+}
 
 // TestGateProxy runs rep gate in front of a site, then feeds its decision
 // log to rep audit.
@@ -235,5 +270,82 @@ func TestGateStore(t *testing.T) {
 	}
 	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
 		t.Errorf("unknown store: exit %d", code)
+	}
+}
+
+// TestGateSignature: a Google-Agent from loopback, which reverse DNS finds
+// spoofed, passes under block when it signs with a key of Google-Agent's
+// directory: a local copy given with -keys, or a loopback directory listed
+// with -signature-agent and fetched with -allow-private.
+func TestGateSignature(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "site "+r.URL.Path)
+	}))
+	defer site.Close()
+	dns, err := dnstest.Start(dnstest.Zone{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dns.Close()
+	dir := t.TempDir()
+	code, jwks, errs := runRep(t, "", "sign", "-directory", "-key", gateSignerKey)
+	if code != exitOK {
+		t.Fatalf("sign -directory: %d %s", code, errs)
+	}
+	keys := filepath.Join(dir, "google-agent.jwks")
+	os.WriteFile(keys, []byte(jwks), 0o644)
+	var fetches atomic.Int32
+	keySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		w.Header().Set("Content-Type", botauth.MediaType)
+		io.WriteString(w, jwks)
+	}))
+	defer keySrv.Close()
+
+	for _, c := range []struct {
+		name  string
+		flags []string
+		agent string // the Signature-Agent signed with
+	}{
+		{"-keys", []string{"-keys", "https://agent.bot.goog=" + keys}, "https://agent.bot.goog"},
+		{"-signature-agent -allow-private", []string{"-signature-agent", "Google-Agent=" + keySrv.URL, "-allow-private"}, keySrv.URL},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			logFile := filepath.Join(t.TempDir(), "gate.log")
+			base := startGate(t, append([]string{"-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile,
+				"-offline=false", "-resolver", dns.Addr}, c.flags...)...)
+			get := func(signed bool) int {
+				req, _ := http.NewRequest(http.MethodGet, base+"/blog/", nil)
+				if signed {
+					gateSignAs(t, req, "", c.agent)
+				}
+				req.Header.Set("User-Agent", gateGoogleAgent)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			if code := get(false); code != 403 {
+				t.Errorf("unsigned Google-Agent from loopback: %d, want 403", code)
+			}
+			if code := get(true); code != 200 {
+				t.Errorf("signed Google-Agent from loopback: %d, want 200", code)
+			}
+			data, err := os.ReadFile(logFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			var rec map[string]any
+			if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &rec) != nil || rec["verified_by"] != "signature" ||
+				rec["signature"] != "verified" || rec["signature_agent"] != c.agent || rec["keyid"] != "4dUsOvCWUHcNWqKfKiXUDuwx7dfZJXLCZqqzJlxQprk" {
+				t.Errorf("decision log:\n%s", data)
+			}
+		})
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("the loopback directory was fetched %d times, want 1", n)
 	}
 }

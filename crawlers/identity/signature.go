@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 )
 
@@ -42,7 +43,7 @@ func WithSignature(r Result, sig botauth.Result) Result {
 		dir = sig.Key.Directory
 	}
 	switch {
-	case sig.Verdict == botauth.Verified && r.Crawler != nil && listed(r.Crawler.Verify.SignatureAgents, dir):
+	case sig.Verdict == botauth.Verified && DirectoryListed(r.Crawler, dir):
 		if r.Verdict == Verified {
 			r.Method = BySignature + "+" + r.Method
 			return r
@@ -70,6 +71,16 @@ func WithSignature(r Result, sig botauth.Result) Result {
 		r.Reason = join(r.Reason, msg)
 	}
 	return r
+}
+
+// DirectoryListed reports whether a key from the key directory at dir
+// can prove a request came from c: whether dir is on the origin of a
+// Signature-Agent the registry lists for c
+// (crawlers.Verification.SignatureAgents). It is the test WithSignature
+// applies; a verifier can ask it first, to fetch no directory whose keys
+// could prove nothing.
+func DirectoryListed(c *crawlers.Crawler, dir string) bool {
+	return c != nil && listed(c.Verify.SignatureAgents, dir)
 }
 
 // listed reports whether agent's origin is one of origins.

@@ -61,3 +61,30 @@ func TestWithSignature(t *testing.T) {
 		t.Errorf("Signature.Err = %v, want the botauth error kept", r.Signature.Err)
 	}
 }
+
+func TestDirectoryListed(t *testing.T) {
+	agent, _ := crawlers.ByName("Google-Agent")
+	bot, _ := crawlers.ByName("Googlebot")
+	for _, c := range []struct {
+		crawler *crawlers.Crawler
+		dir     string
+		want    bool
+	}{
+		{agent, "https://agent.bot.goog" + botauth.WellKnownPath, true},
+		{agent, "https://Agent.Bot.Goog/keys.json", true}, // a jwks_uri on the listed origin
+		{agent, "http://agent.bot.goog" + botauth.WellKnownPath, false},
+		{agent, "https://agent.bot.goog:8443" + botauth.WellKnownPath, false},
+		{agent, "https://evil.example" + botauth.WellKnownPath, false},
+		{agent, "", false},
+		{bot, "https://agent.bot.goog" + botauth.WellKnownPath, false},
+		{nil, "https://agent.bot.goog" + botauth.WellKnownPath, false},
+	} {
+		if got := identity.DirectoryListed(c.crawler, c.dir); got != c.want {
+			name := "nil"
+			if c.crawler != nil {
+				name = c.crawler.Name
+			}
+			t.Errorf("DirectoryListed(%s, %q) = %v, want %v", name, c.dir, got, c.want)
+		}
+	}
+}
