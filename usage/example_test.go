@@ -1,0 +1,35 @@
+package usage_test
+
+import (
+	"fmt"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/usage"
+)
+
+// One usage-preference verdict for a URL and a crawler from its robots.txt
+// and the site's tdmrep.json: the most restrictive statement on each
+// category decides, and every statement stays in the evidence.
+func Example() {
+	f := robotstxt.Parse([]byte("Content-Signal: search=yes, ai-train=yes\n\nUser-agent: *\nAllow: /\nContent-Usage: /docs/ train-ai=n\n"))
+	g := f.Agent("ExampleBot")
+	url := "https://example.com/docs/a.html"
+	allowed := g.Allowed(url)
+	tdm, err := usage.ParseTDMRep([]byte(`[{"location": "/docs/*", "tdm-reservation": 1}]`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := usage.Combine(usage.Robots(f, g, url, allowed), usage.TDMRep(tdm, url))
+	fmt.Println(v)
+	for _, e := range v.Evidence {
+		if e.Category == usage.TrainAI {
+			fmt.Printf("%s (%s) outweighed=%v\n", e.Carrier, e.Value, e.Outweighed)
+		}
+	}
+	// Output:
+	// train-ai=disallowed ai-use=disallowed search=allowed
+	// robots.txt Content-Usage (Content-Usage: /docs/ train-ai=n) outweighed=false
+	// robots.txt Content-Signal (Content-Signal: search=yes, ai-train=yes) outweighed=true
+	// tdmrep.json (tdm-reservation: 1) outweighed=false
+}
