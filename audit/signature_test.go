@@ -393,6 +393,28 @@ func TestSignaturesReport(t *testing.T) {
 		t.Errorf("Googlebot: %+v", c)
 	}
 
+	// The enrich rows (inline), as NDJSON and as TabSeparated alike.
+	a := New(opt, true)
+	r := reader(t, data)
+	var rows []string
+	for rec, err := r.Next(); err == nil; rec, err = r.Next() {
+		row := a.Add(context.Background(), rec)
+		js := AppendRow(nil, "log", rec, row, h)
+		sameRow(t, js, AppendRowTSV(nil, "log", rec, row, h))
+		rows = append(rows, string(js))
+	}
+	for i, want := range map[int]string{
+		0: `"verified":"verified","verified_by":"signature","signature":"verified","robots"`,
+		2: `"verified":"spoofed","signature":"invalid","signature_reason":"signature does not verify","robots"`,
+		5: `"verified":"spoofed","signature":"unverified","signature_reason":"authority unknown","robots"`,
+		6: `"verified":"verified","verified_by":"ranges","signature":"unverified","signature_reason":"no key source","robots"`,
+		7: `"verified":"verified","verified_by":"ranges","robots"`,
+	} {
+		if !strings.Contains(rows[i], want) {
+			t.Errorf("enrich row %d lacks %s:\n%s", i+1, want, rows[i])
+		}
+	}
+
 	var text bytes.Buffer
 	if err := WriteText(&text, whole); err != nil {
 		t.Fatal(err)
