@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/rep-toolkit/rep/audit"
 	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
@@ -327,6 +329,7 @@ func TestClickHouseFigures(t *testing.T) {
 // totals sums what compare compared, to show the log exercised it.
 type totals struct {
 	verified, verifiedBy, spoofed, disallowed, grace int64
+	signatures, sigReasons                           int64
 }
 
 // compare reads report.json (rep audit -json) and figures.ndjson
@@ -366,6 +369,7 @@ func compare(t *testing.T, dir string) (*audit.Report, totals) {
 			GraceRequests: c.GraceRequests, RobotsFetches: c.RobotsFetches}
 		if g := c.Signatures; g != nil {
 			want.SigVerified, want.SigInvalid, want.SigUnverified = g.Verified, g.Invalid, g.Unverified
+			sum.signatures += g.Verified + g.Invalid + g.Unverified
 		}
 		if d := c.CrawlDelay; d != nil && d.CheckedGaps > 0 {
 			want.CheckedGaps, want.TooFast, want.Shortest, want.Delay = d.CheckedGaps, d.TooFast, d.Shortest, d.Delay
@@ -393,6 +397,7 @@ func compare(t *testing.T, dir string) (*audit.Report, totals) {
 			t.Errorf("%s: signature reasons\nClickHouse %v\n     audit %v", c.Name, why, reasons)
 		}
 		sum.verifiedBy += int64(len(by))
+		sum.sigReasons += int64(len(reasons))
 		sum.spoofed += c.Spoofed
 		sum.verified += c.Verified
 		sum.disallowed += c.DisallowedRequests
@@ -402,6 +407,45 @@ func compare(t *testing.T, dir string) (*audit.Report, totals) {
 		t.Errorf("%s: in ClickHouse, not in the audit", name)
 	}
 	return &rep, sum
+}
+
+// TestClickHouseSignatures loads the enrich rows of the JSON log with Web
+// Bot Auth signatures that cmd/rep's audit_signatures script audits (with
+// its saved key directory) and requires report.sql's figures, the
+// signature counts, reasons and verified_by mixes among them, to equal
+// rep audit -json's.
+func TestClickHouseSignatures(t *testing.T) {
+	dir := t.TempDir()
+	ar, err := txtar.ParseFile("../../cmd/rep/testdata/script/audit_signatures.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"schema.sql": Schema, "report.sql": Report}
+	for _, f := range ar.Files {
+		files[f.Name] = string(f.Data)
+	}
+	for _, name := range []string{"access.json", "agent.jwks"} {
+		if files[name] == "" {
+			t.Fatalf("audit_signatures.txtar has no %s", name)
+		}
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	servers := startShards(t)
+	run(t, dir, servers, cmdSchema)
+	const flags = "-format json -verify -offline -keys https://agent.bot.goog=agent.jwks"
+	run(t, dir, servers, `rep audit enrich -tsv `+flags+` access.json |
+  clickhouse-client --port $SHARD_1 --insert_distributed_sync=1 --query 'INSERT INTO rep.enrich_v2 FORMAT TabSeparated'`)
+	run(t, dir, servers, cmdReport)
+	run(t, dir, servers, `rep audit -json `+flags+` access.json > report.json || [ $? -le 1 ]`)
+	_, sum := compare(t, dir)
+	if sum.signatures == 0 || sum.sigReasons < 2 || sum.verifiedBy < 2 {
+		t.Errorf("too easy a log: %+v", sum)
+	}
+	t.Logf("equal: %+v", sum)
 }
 
 // TestClickHouseFormats loads the same enrich rows as NDJSON
