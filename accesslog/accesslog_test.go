@@ -31,6 +31,7 @@ var goldenCases = []struct {
 	{"caddy.log", "caddy", "", "caddy.golden"},
 	{"caddy.log", "caddy", "X-Forwarded-For", "caddy_xff.golden"},
 	{"json.log", "json", "", "json.golden"},
+	{"json_sig.log", "json", "", "json_sig.golden"},
 	{"nginx.log", `nginx:$host $remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" "$http_x_forwarded_for" $request_time`, "X-Forwarded-For", "nginx.golden"},
 	{"nginx_concat.log", `nginx:log_format x '$time_iso8601|$host$request_uri|' '$status|$http_user_agent';`, "", "nginx_concat.golden"},
 	{"apache_vhost.log", "apache:vhost_combined", "", "apache_vhost.golden"},
@@ -52,6 +53,16 @@ func dump(t *testing.T, r *Reader) string {
 		fmt.Fprintf(&b, "line=%d time=%s ip=%q method=%q host=%q target=%q path=%q proto=%q status=%d bytes=%d ref=%q ua=%q hasua=%v xff=%q\n",
 			rec.Line, rec.When().Format(time.RFC3339Nano), rec.IP, rec.Method, rec.Host, rec.Target, rec.Path(), rec.Proto,
 			rec.Status, rec.Bytes, rec.Referer, rec.UserAgent, rec.HasUserAgent, rec.ForwardedFor)
+		// Fields only JSON logs fill, shown when they are.
+		for _, f := range []struct {
+			name string
+			v    []byte
+		}{{"scheme", rec.Scheme}, {"authority", rec.Authority}, {"signature", rec.Signature},
+			{"signature-input", rec.SignatureInput}, {"signature-agent", rec.SignatureAgent}} {
+			if len(f.v) > 0 {
+				fmt.Fprintf(&b, "  %s=%q\n", f.name, f.v)
+			}
+		}
 	}
 	st := r.Stats()
 	for i := range st.Samples {

@@ -55,7 +55,7 @@ func FuzzCombined(f *testing.F)   { fuzzParser(f, "combined", "combined.log") }
 func FuzzW3C(f *testing.F)        { fuzzParser(f, "w3c", "w3c.log") }
 func FuzzCloudFront(f *testing.F) { fuzzParser(f, "cloudfront", "cloudfront.log") }
 func FuzzALB(f *testing.F)        { fuzzParser(f, "alb", "alb.log") }
-func FuzzJSON(f *testing.F)       { fuzzParser(f, "caddy", "caddy.log", "json.log") }
+func FuzzJSON(f *testing.F)       { fuzzParser(f, "caddy", "caddy.log", "json.log", "json_sig.log") }
 
 // FuzzDirective compiles arbitrary nginx and Apache format strings and
 // parses a line with each.

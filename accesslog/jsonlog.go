@@ -24,14 +24,28 @@ const (
 	jTime
 	jXFF
 	jCF
+	jScheme
+	jSig      // Web Bot Auth: Signature
+	jSigInput // Signature-Input
+	jSigAgent // Signature-Agent
 )
 
 // jsonFieldOf maps a key (lower-cased) and its parent key to a field. The
 // names cover Caddy, Traefik, Cloudflare Logpush, nginx "escape=json"
-// formats and the usual hand-written ones.
+// formats and the usual hand-written ones. Request headers are read from
+// objects named headers (Caddy), request_headers or RequestHeaders
+// (Cloudflare Logpush custom fields), or from top-level keys in the
+// styles of nginx ($http_signature_input), Traefik (request_Signature-Input)
+// and snake case (signature_input).
 func jsonFieldOf(key, parent string) jsonField {
-	if parent == "headers" || parent == "request_headers" {
+	if parent == "headers" || parent == "request_headers" || parent == "requestheaders" {
 		switch key {
+		case "signature":
+			return jSig
+		case "signature-input":
+			return jSigInput
+		case "signature-agent":
+			return jSigAgent
 		case "user-agent":
 			return jUA
 		case "referer":
@@ -77,6 +91,14 @@ func jsonFieldOf(key, parent string) jsonField {
 		return jXFF
 	case "cf_connecting_ip", "http_cf_connecting_ip", "cf-connecting-ip", "request_cf-connecting-ip":
 		return jCF
+	case "scheme", "request_scheme", "requestscheme", "clientrequestscheme":
+		return jScheme
+	case "signature", "http_signature", "request_signature":
+		return jSig
+	case "signature_input", "signature-input", "http_signature_input", "request_signature-input", "request_signature_input":
+		return jSigInput
+	case "signature_agent", "signature-agent", "http_signature_agent", "request_signature-agent", "request_signature_agent":
+		return jSigAgent
 	}
 	return jIgnore
 }
@@ -306,13 +328,17 @@ func (p *jsonParser) leaf(depth int, v []byte, isString bool) {
 		r.Method = v
 	case jHost:
 		if len(r.Host) == 0 {
-			r.Host = stripPort(dash(v))
+			r.Authority = dash(v)
+			r.Host = stripPort(r.Authority)
 		}
 	case jTarget:
 		r.Target = v
-		if h := r.TargetHost(); h != nil {
+		if scheme, auth, ok := splitAbsolute(v); ok {
 			if len(r.Host) == 0 {
-				r.Host = h
+				r.Host, r.Authority = stripPort(auth), auth
+			}
+			if len(r.Scheme) == 0 {
+				r.Scheme = scheme
 			}
 			r.Target = r.PathQuery()
 		}
@@ -370,6 +396,14 @@ func (p *jsonParser) leaf(depth int, v []byte, isString bool) {
 		if p.ip.header == hdrCF {
 			r.ForwardedFor = v
 		}
+	case jScheme:
+		r.Scheme = dash(v)
+	case jSig:
+		r.Signature = dash(v)
+	case jSigInput:
+		r.SignatureInput = dash(v)
+	case jSigAgent:
+		r.SignatureAgent = dash(v)
 	}
 }
 

@@ -40,6 +40,20 @@ type Record struct {
 	// ForwardedFor is the X-Forwarded-For (or CF-Connecting-IP) value when
 	// the format logs one, whether or not it was trusted.
 	ForwardedFor []byte
+
+	// Scheme is the request's scheme ("https", "http") when a JSON log
+	// carries it (a scheme key, or an absolute-form target); empty
+	// otherwise.
+	Scheme []byte
+	// Authority is the host as a JSON log carries it, port included
+	// ("www.example.com:8443"), where Host has the port removed; empty when
+	// not logged. A Web Bot Auth signature covers the authority with its
+	// port.
+	Authority []byte
+	// Signature, SignatureInput and SignatureAgent are the Web Bot Auth
+	// request headers (RFC 9421 Signature and Signature-Input, and
+	// Signature-Agent), when a JSON log carries them; empty otherwise.
+	Signature, SignatureInput, SignatureAgent []byte
 }
 
 // reset clears r for reuse without freeing anything.
@@ -76,6 +90,20 @@ func (r *Record) PathQuery() []byte {
 		}
 	}
 	return t
+}
+
+// splitAbsolute splits an absolute-form target ("https://h:8443/p?q") into
+// its scheme and authority; ok is false for any other target.
+func splitAbsolute(t []byte) (scheme, authority []byte, ok bool) {
+	i := bytes.Index(t, []byte("://"))
+	if i <= 0 || i >= 10 || t[0] == '/' {
+		return nil, nil, false
+	}
+	a := t[i+3:]
+	if j := bytes.IndexByte(a, '/'); j >= 0 {
+		a = a[:j]
+	}
+	return t[:i], a, true
 }
 
 // TargetHost returns the host of an absolute-form Target ("http://h:443/p"

@@ -14,6 +14,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -31,6 +32,17 @@ type Options struct {
 	// unchecked. VerifyMode labels it in the report ("lists", "dns+lists").
 	Verifier   *identity.Verifier
 	VerifyMode string
+	// Signatures, with Verifier, checks the Web Bot Auth signatures that
+	// JSON logs carry (accesslog.Record.Signature, SignatureInput,
+	// SignatureAgent), and identity.WithSignature combines each with the
+	// network verdict of its address. Its Now is replaced by each
+	// request's time, so created and expires are judged as of the log
+	// line. Its Keys are asked only about the Signature-Agents the registry
+	// lists for the crawler a request claims, the only ones whose keys can
+	// prove that crawler's identity: a *botauth.Fetcher (which then fetches
+	// only those directories) or SavedDirectories. nil: signatures are not
+	// checked.
+	Signatures *botauth.Verifier
 	// Grace is the robots.txt cache allowance (default DefaultGrace).
 	Grace time.Duration
 	// TopK is how many paths to track per crawler (default 1000); Report
@@ -94,8 +106,15 @@ type Row struct {
 	// Gap is the time since the crawler's previous request to this host
 	// (-1: none); Delay the Crawl-delay in force (0: none or not honoured).
 	Gap, Delay time.Duration
-	// Identity is set only by an Auditor with Inline verification.
+	// Identity is set only by an Auditor with Inline verification, and
+	// Method with it: the evidence behind the verdict (identity.Method).
 	Identity identity.Verdict
+	Method   identity.Method
+	// Signature is the verdict of the request's Web Bot Auth signature
+	// when Options.Signatures checked one, "" otherwise; SignatureReason
+	// is why it is not verified.
+	Signature       botauth.Verdict
+	SignatureReason botauth.Reason
 }
 
 // Auditor aggregates one stream of records. It is not safe for concurrent
@@ -138,7 +157,7 @@ type cstate struct {
 	// per day because the IP lists are dated: a request is judged against
 	// the list of its own day.
 	ips         map[int64]map[string]*ipStat
-	seen        map[int64]map[string]identity.Verdict
+	seen        map[int64]map[string]netVerdict
 	firstReq    int64
 	firstRobots int64
 	delay       DelayStats
@@ -150,6 +169,16 @@ type cstate struct {
 type ipStat struct {
 	requests, disallowed int64
 	first                int64
+	// signed counts the requests among them that carried a signature, by
+	// its outcome; nil for most addresses.
+	signed []*signedCount
+}
+
+// netVerdict is the network part of an identity verdict (reverse DNS and
+// IP lists) of one address, as cached for inline verification.
+type netVerdict struct {
+	v identity.Verdict
+	m identity.Method
 }
 
 // New returns an Auditor. With inline set, every crawler request is
@@ -187,7 +216,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		top:          newTopK(a.opt.TopK),
 		hosts:        map[string]*Edge{},
 		ips:          map[int64]map[string]*ipStat{},
-		seen:         map[int64]map[string]identity.Verdict{},
+		seen:         map[int64]map[string]netVerdict{},
 		firstReq:     -1,
 		firstRobots:  -1,
 		k:            a.opt.TopK,
@@ -402,6 +431,13 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 		s.out.Unchecked++
 		return
 	}
+	var sig *botauth.Result
+	if a.opt.Signatures != nil && signed(rec) {
+		r := a.signature(ctx, s.c, rec, t)
+		sig = &r
+		row.Signature, row.SignatureReason = r.Verdict, reasonOf(r)
+		s.countSignature(r, rec, t)
+	}
 	day := t / int64(24*time.Hour)
 	if !a.inline {
 		byIP := s.ips[day]
@@ -420,24 +456,31 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 			if disallowed {
 				st.disallowed++
 			}
+			if sig != nil {
+				st.addSigned(*sig, disallowed)
+			}
 			return
 		}
 	}
 	byIP := s.seen[day]
 	v, ok := byIP[string(rec.IP)]
 	if !ok {
-		v = a.verify(ctx, s.c, string(rec.IP), t)
+		r := a.verify(ctx, s.c, string(rec.IP), t)
+		v = netVerdict{r.Verdict, r.Method}
 		if a.nIPs < a.opt.MaxIPs {
 			if byIP == nil {
-				byIP = map[string]identity.Verdict{}
+				byIP = map[string]netVerdict{}
 				s.seen[day] = byIP
 			}
 			byIP[string(rec.IP)] = v
 			a.nIPs++
 		}
 	}
-	row.Identity = v
-	s.count(v, rec.IP, 1, b2i(disallowed))
+	if sig != nil {
+		v = withSignature(s.c, v, *sig)
+	}
+	row.Identity, row.Method = v.v, v.m
+	s.count(v.v, v.m, rec.IP, 1, b2i(disallowed))
 }
 
 func b2i(b bool) int64 {
@@ -447,10 +490,12 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t int64) identity.Verdict {
+// verify returns the network verdict (reverse DNS and IP lists) for a
+// request from ip at t claiming crawler c.
+func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t int64) identity.Result {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
-		return identity.Unverifiable
+		return identity.Result{Crawler: c, Verdict: identity.Unverifiable, Reason: "the logged client address is not an IP address"}
 	}
 	a.verifyMu.Lock()
 	v := a.opt.Verifier
@@ -474,19 +519,27 @@ func (a *Auditor) verify(ctx context.Context, c *crawlers.Crawler, ip string, t 
 	case r.DNSChecked:
 		a.dnsFails = 0
 	}
-	return r.Verdict
+	return r
 }
 
 // MaxDNSFailures is how many DNS verifications may fail in a row before an
 // audit stops asking the resolver (see Report.VerifyError).
 const MaxDNSFailures = 50
 
-// count adds n requests from ip with verdict v (d of them disallowed).
-func (s *cstate) count(v identity.Verdict, ip []byte, n, d int64) {
+// count adds n requests from ip with verdict v by method m (d of them
+// disallowed).
+func (s *cstate) count(v identity.Verdict, m identity.Method, ip []byte, n, d int64) {
+	if n == 0 {
+		return
+	}
 	o := &s.out
 	switch v {
 	case identity.Verified:
 		o.Verified += n
+		if o.VerifiedBy == nil {
+			o.VerifiedBy = map[string]int64{}
+		}
+		o.VerifiedBy[string(m)] += n
 	case identity.Spoofed:
 		o.Spoofed += n
 		o.SpoofedDisallowed += d
@@ -523,7 +576,7 @@ func (a *Auditor) Finish(ctx context.Context, st accesslog.Stats, source string)
 	jobs := make(chan job)
 	type result struct {
 		job
-		v identity.Verdict
+		r identity.Result
 	}
 	results := make(chan result)
 	var wg sync.WaitGroup
@@ -551,7 +604,13 @@ func (a *Auditor) Finish(ctx context.Context, st accesslog.Stats, source string)
 		close(results)
 	}()
 	for r := range results {
-		r.s.count(r.v, []byte(r.ip), r.st.requests, r.st.disallowed)
+		n, d := r.st.requests, r.st.disallowed
+		for _, sc := range r.st.signed {
+			c := identity.WithSignature(r.r, sc.sig)
+			r.s.count(c.Verdict, c.Method, []byte(r.ip), sc.n, sc.d)
+			n, d = n-sc.n, d-sc.d
+		}
+		r.s.count(r.r.Verdict, r.r.Method, []byte(r.ip), n, d)
 	}
 	for _, s := range a.order {
 		s.ips = nil

@@ -22,6 +22,11 @@ func TestMergeRefusesDamaged(t *testing.T) {
 		{"negative spoofed", func(r *Report) { r.Crawlers[0].Spoofed = -1 }, "crawlers[Googlebot].spoofed"},
 		{"negative status", func(r *Report) { r.Crawlers[0].Status["200"] = -4 }, "crawlers[Googlebot].status[200]"},
 		{"negative path", func(r *Report) { r.Crawlers[0].TopPaths = []PathCount{{Path: "/x", Count: -2}} }, "crawlers[Googlebot].top_paths[/x].count"},
+		{"negative verified_by", func(r *Report) { r.Crawlers[0].VerifiedBy = map[string]int64{"signature": -1} }, "crawlers[Googlebot].verified_by[signature]"},
+		{"negative invalid signatures", func(r *Report) { r.Crawlers[0].Signatures = &Signatures{Invalid: -3} }, "crawlers[Googlebot].signatures.invalid"},
+		{"negative signature reason", func(r *Report) {
+			r.Crawlers[0].Signatures = &Signatures{Reasons: map[string]int64{"expired": -1}}
+		}, "crawlers[Googlebot].signatures.reasons[expired]"},
 		{"crawler over its part", func(r *Report) { r.Crawlers[0].Requests = 11 }, "crawlers[Googlebot].requests"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

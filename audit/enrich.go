@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rep-toolkit/rep/accesslog"
+	"github.com/rep-toolkit/rep/crawlers/identity"
 )
 
 // AppendRow appends one NDJSON row describing rec and what Add found
@@ -14,6 +15,8 @@ import (
 //	src, line, time, ip, host, method, path, status, bytes, ua,
 //	crawler, operator, purpose        (absent for non-crawlers)
 //	verified                          (verified|spoofed|unverifiable|rdns-only, with -verify)
+//	verified_by                       (the evidence of a verified one: ranges, fcrdns, signature, signature+ranges, …)
+//	signature, signature_reason       (the Web Bot Auth signature's verdict, verified|invalid|unverified, and why not verified)
 //	robots, rule, rule_line, robots_version   (allow|disallow|grace; the deciding rule; the version's source)
 //	gap_ms, crawl_delay_s             (time since the crawler's previous request to this host; the Crawl-delay)
 func AppendRow(b []byte, src string, rec *accesslog.Record, row Row, h *History) []byte {
@@ -52,6 +55,18 @@ func AppendRow(b []byte, src string, rec *accesslog.Record, row Row, h *History)
 			b = append(b, `,"verified":`...)
 			b = appendJSONString(b, string(row.Identity))
 		}
+		if by := verifiedBy(row); by != "" {
+			b = append(b, `,"verified_by":`...)
+			b = appendJSONString(b, by)
+		}
+		if row.Signature != "" {
+			b = append(b, `,"signature":`...)
+			b = appendJSONString(b, string(row.Signature))
+		}
+		if row.SignatureReason != "" {
+			b = append(b, `,"signature_reason":`...)
+			b = appendJSONString(b, string(row.SignatureReason))
+		}
 		if row.Robots != RobotsUnknown {
 			b = append(b, `,"robots":"`...)
 			b = append(b, row.Robots.String()...)
@@ -75,6 +90,15 @@ func AppendRow(b []byte, src string, rec *accesslog.Record, row Row, h *History)
 		}
 	}
 	return append(b, "}\n"...)
+}
+
+// verifiedBy is the enrich field verified_by: the evidence of a verified
+// identity, "" for any other verdict.
+func verifiedBy(row Row) string {
+	if row.Identity != identity.Verified {
+		return ""
+	}
+	return string(row.Method)
 }
 
 // AppendBadRow appends the NDJSON row for a line that did not parse.

@@ -11,14 +11,16 @@ import (
 // RowSchema is the version of the enrich row: its fields, their meaning
 // and, in TabSeparated form, their order. Any change to RowColumns or to
 // a field's meaning takes the next version (TabSeparated rows are read by
-// position). docs/scale-out.md describes every field.
-const RowSchema = 1
+// position). docs/scale-out.md describes every field. Version 2 added
+// verified_by, signature and signature_reason after verified.
+const RowSchema = 2
 
 // RowColumns are the fields of an enrich row of version RowSchema, in the
 // order AppendRowTSV writes them.
 var RowColumns = []string{
 	"src", "line", "time", "ip", "host", "method", "path", "status", "bytes", "ua",
-	"crawler", "operator", "purpose", "verified", "robots", "rule", "rule_line", "robots_version",
+	"crawler", "operator", "purpose", "verified", "verified_by", "signature", "signature_reason",
+	"robots", "rule", "rule_line", "robots_version",
 	"gap_ms", "crawl_delay_s", "error", "text", "skip",
 }
 
@@ -48,11 +50,12 @@ func AppendRowTSV(b []byte, src string, rec *accesslog.Record, row Row, h *Histo
 	}
 	b = append(b, '\t')
 	b = appendTSVString(b, str(rec.UserAgent))
-	var crawler, operator, purpose, verified, robots, rule, version string
+	var crawler, operator, purpose, verified, by, sig, reason, robots, rule, version string
 	ruleLine, delay := 0, 0.0
 	gap := int64(-1)
 	if c := row.Crawler; c != nil {
 		crawler, operator, purpose, verified = c.Name, c.Operator, string(c.Purpose), string(row.Identity)
+		by, sig, reason = verifiedBy(row), string(row.Signature), string(row.SignatureReason)
 		if row.Robots != RobotsUnknown {
 			robots = row.Robots.String()
 			if row.Rule.Line > 0 {
@@ -67,7 +70,7 @@ func AppendRowTSV(b []byte, src string, rec *accesslog.Record, row Row, h *Histo
 			delay = row.Delay.Seconds()
 		}
 	}
-	for _, v := range [...]string{crawler, operator, purpose, verified, robots, rule} {
+	for _, v := range [...]string{crawler, operator, purpose, verified, by, sig, reason, robots, rule} {
 		b = append(b, '\t')
 		b = appendTSVString(b, v)
 	}
@@ -92,7 +95,7 @@ func AppendBadRowTSV(b []byte, bad accesslog.BadLine) []byte {
 	b = appendTSVString(b, bad.Source)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, bad.Line, 10)
-	b = append(b, "\t1970-01-01 00:00:00\t\t\t\t\t0\t\\N\t\t\t\t\t\t\t\t0\t\t\\N\t0\t"...)
+	b = append(b, "\t1970-01-01 00:00:00\t\t\t\t\t0\t\\N\t\t\t\t\t\t\t\t\t\t\t0\t\t\\N\t0\t"...)
 	b = appendTSVString(b, bad.Error)
 	b = append(b, '\t')
 	b = appendTSVString(b, bad.Text)
@@ -105,7 +108,7 @@ func AppendSkipRowTSV(b []byte, src string, line int64, directive bool) []byte {
 	b = appendTSVString(b, src)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, line, 10)
-	b = append(b, "\t1970-01-01 00:00:00\t\t\t\t\t0\t\\N\t\t\t\t\t\t\t\t0\t\t\\N\t0\t\t\t"...)
+	b = append(b, "\t1970-01-01 00:00:00\t\t\t\t\t0\t\\N\t\t\t\t\t\t\t\t\t\t\t0\t\t\\N\t0\t\t\t"...)
 	if directive {
 		return append(b, "directive\n"...)
 	}

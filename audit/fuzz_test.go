@@ -124,8 +124,9 @@ func unescapeTSV(s string) string {
 // FuzzMerge feeds arbitrary JSON to Merge, as "rep audit merge" reads
 // untrusted files: it must return a report or an error, never panic.
 func FuzzMerge(f *testing.F) {
-	f.Add([]byte(`{"schema":1,"lines":3,"requests":2,"first":"2026-03-01T00:00:00Z","crawlers":[{"name":"bingbot","requests":2,"status":{"200":2},"crawl_delay":{"delay_seconds":5,"checked_gaps":1},"edges":[{"host":"h","first":1,"last":5,"first_delay_ns":5000000000}],"top_paths":[{"path":"/","count":2}]}]}`))
-	f.Add([]byte(`{"schema":1,"crawlers":[null]}`))
+	f.Add([]byte(`{"schema":2,"lines":3,"requests":2,"first":"2026-03-01T00:00:00Z","crawlers":[{"name":"bingbot","requests":2,"status":{"200":2},"crawl_delay":{"delay_seconds":5,"checked_gaps":1},"edges":[{"host":"h","first":1,"last":5,"first_delay_ns":5000000000}],"top_paths":[{"path":"/","count":2}]}]}`))
+	f.Add([]byte(`{"schema":2,"crawlers":[null]}`))
+	f.Add([]byte(`{"schema":2,"lines":2,"requests":2,"crawlers":[{"name":"Google-Agent","requests":2,"verified":1,"verified_by":{"signature":1},"signatures":{"verified":1,"invalid":1,"reasons":{"expired":1},"first_invalid":{"time":"2026-03-01T00:00:00Z","ip":"192.0.2.1","path":"/","error":"expired"}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var a, b Report
 		if json.Unmarshal(data, &a) != nil || json.Unmarshal(data, &b) != nil {

@@ -47,6 +47,11 @@ func WriteHTML(w io.Writer, r *Report) error {
 		if c.CrawlDelay != nil && c.CrawlDelay.CheckedGaps > 0 {
 			row.TooFast = fmt.Sprintf("%s / %s", num(c.CrawlDelay.TooFast), num(c.CrawlDelay.CheckedGaps))
 		}
+		row.VerifiedBy = countList(c.VerifiedBy, nil)
+		if g := c.Signatures; g != nil {
+			row.Signatures = fmt.Sprintf("%s verified, %s invalid, %s unverified", num(g.Verified), num(g.Invalid), num(g.Unverified))
+			row.BadSignatures = g.Invalid > 0
+		}
 		data.Rows = append(data.Rows, row)
 	}
 	return page.Execute(w, data)
@@ -56,6 +61,8 @@ type htmlRow struct {
 	C                                                             *Crawler
 	Requests, Verified, Spoofed, Disallowed, Grace, Robots, Bytes string
 	TooFast                                                       string
+	VerifiedBy, Signatures                                        string
+	BadSignatures                                                 bool
 }
 
 var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -89,8 +96,8 @@ pre{white-space:pre-wrap;font-size:12px;background:#f6f7f9;padding:10px;border-r
 <section><h2>Requests to disallowed URLs</h2>{{.Violations}}
 <p class="note">A request counts as disallowed when every robots.txt the crawler could have been using forbids it; "grace" requests were forbidden only by a robots.txt younger than {{.Grace}}, which a crawler may not have fetched yet (RFC 9309 §2.4).</p></section>
 <section><h2>Crawlers</h2><table>
-<tr><th>crawler</th><th>operator</th><th>purpose</th><th>requests</th><th>bytes</th><th>verified</th><th>spoofed</th><th>disallowed</th><th>grace</th><th>robots.txt</th><th>too fast</th></tr>
-{{range .Rows}}<tr><td>{{.C.Name}}</td><td>{{.C.Operator}}</td><td>{{.C.Purpose}}</td><td>{{.Requests}}</td><td>{{.Bytes}}</td><td>{{.Verified}}</td><td{{if .C.Spoofed}} class="bad"{{end}}>{{.Spoofed}}</td><td{{if .C.DisallowedRequests}} class="bad"{{end}}>{{.Disallowed}}</td><td>{{.Grace}}</td><td>{{.Robots}}</td><td>{{.TooFast}}</td></tr>
+<tr><th>crawler</th><th>operator</th><th>purpose</th><th>requests</th><th>bytes</th><th>verified</th><th>verified by</th><th>spoofed</th><th>Web Bot Auth signatures</th><th>disallowed</th><th>grace</th><th>robots.txt</th><th>too fast</th></tr>
+{{range .Rows}}<tr><td>{{.C.Name}}</td><td>{{.C.Operator}}</td><td>{{.C.Purpose}}</td><td>{{.Requests}}</td><td>{{.Bytes}}</td><td>{{.Verified}}</td><td>{{.VerifiedBy}}</td><td{{if .C.Spoofed}} class="bad"{{end}}>{{.Spoofed}}</td><td{{if .BadSignatures}} class="bad"{{end}}>{{.Signatures}}</td><td{{if .C.DisallowedRequests}} class="bad"{{end}}>{{.Disallowed}}</td><td>{{.Grace}}</td><td>{{.Robots}}</td><td>{{.TooFast}}</td></tr>
 {{end}}</table></section>
 <section><h2>Details</h2><pre>{{.Text}}</pre></section>
 </main></body></html>

@@ -119,6 +119,9 @@ func MergeWith(opt MergeOptions, parts ...*Report) (*Report, error) {
 				cp.Status = copyMap(c.Status)
 				cp.Days = copyMap(c.Days)
 				cp.RobotsStatus = copyMap(c.RobotsStatus)
+				cp.VerifiedBy = copyMap(c.VerifiedBy)
+				cp.Signatures = nil
+				mergeSignatures(&cp, c.Signatures)
 				cp.Violations = append([]Violation(nil), c.Violations...)
 				cp.TopPaths = append([]PathCount(nil), c.TopPaths...)
 				cp.Edges = append([]Edge(nil), c.Edges...)
@@ -181,6 +184,8 @@ func mergeCrawler(m, c *Crawler, topK int) {
 	m.Unverifiable += c.Unverifiable
 	m.RDNSOnly += c.RDNSOnly
 	m.Unchecked += c.Unchecked
+	addMap(&m.VerifiedBy, c.VerifiedBy)
+	mergeSignatures(m, c.Signatures)
 	m.SpoofedFrom = mergeIPs(m.SpoofedFrom, c.SpoofedFrom, topK)
 	addMap(&m.Status, c.Status)
 	addMap(&m.Days, c.Days)
@@ -231,6 +236,25 @@ func mergeCrawler(m, c *Crawler, topK int) {
 		me.Last = max(me.Last, e.Last)
 	}
 	sortEdges(m.Edges)
+}
+
+// mergeSignatures adds g into m's Signatures, copying what it keeps.
+func mergeSignatures(m *Crawler, g *Signatures) {
+	if g == nil {
+		return
+	}
+	if m.Signatures == nil {
+		m.Signatures = &Signatures{}
+	}
+	o := m.Signatures
+	o.Verified += g.Verified
+	o.Invalid += g.Invalid
+	o.Unverified += g.Unverified
+	addMap(&o.Reasons, g.Reasons)
+	if f := g.FirstInvalid; f != nil && (o.FirstInvalid == nil || f.Time.Before(o.FirstInvalid.Time)) {
+		p := *f
+		o.FirstInvalid = &p
+	}
 }
 
 func addDelay(d, e *DelayStats) {
@@ -477,9 +501,24 @@ func checkPart(i int, p *Report) error {
 		for _, m := range []struct {
 			f string
 			m map[string]int64
-		}{{"status", c.Status}, {"days", c.Days}, {"robots_status", c.RobotsStatus}} {
+		}{{"status", c.Status}, {"days", c.Days}, {"robots_status", c.RobotsStatus}, {"verified_by", c.VerifiedBy}} {
 			for k, v := range m.m {
 				if err := neg(at+m.f+"["+k+"]", v); err != nil {
+					return err
+				}
+			}
+		}
+		if g := c.Signatures; g != nil {
+			for _, x := range []struct {
+				f string
+				v int64
+			}{{"verified", g.Verified}, {"invalid", g.Invalid}, {"unverified", g.Unverified}} {
+				if err := neg(at+"signatures."+x.f, x.v); err != nil {
+					return err
+				}
+			}
+			for k, v := range g.Reasons {
+				if err := neg(at+"signatures.reasons["+k+"]", v); err != nil {
 					return err
 				}
 			}

@@ -9,7 +9,10 @@ import (
 )
 
 // SchemaVersion is the version of the Report JSON; Merge refuses others.
-const SchemaVersion = 1
+// Version 2 added Crawler.VerifiedBy and Crawler.Signatures: a version 1
+// report has no VerifiedBy, so merged with a version 2 one its verified
+// requests would be missing from the split.
+const SchemaVersion = 2
 
 // Report is the result of an audit, and the mergeable partial aggregate
 // "rep audit merge" reads: every field is a count, a map of counts, a
@@ -97,6 +100,16 @@ type Crawler struct {
 	Unverifiable int64 `json:"unverifiable"`
 	RDNSOnly     int64 `json:"rdns_only"`
 	Unchecked    int64 `json:"unchecked"`
+	// VerifiedBy splits Verified by the evidence that proved it
+	// (identity.Method): "ranges" (a published IP list), "fcrdns"
+	// (forward-confirmed reverse DNS), "fcrdns+ranges" (both), and for a
+	// Web Bot Auth signature with a key from a directory the registry lists
+	// for the crawler "signature", or "signature+" the network method that
+	// agreed.
+	VerifiedBy map[string]int64 `json:"verified_by,omitempty"`
+	// Signatures counts the Web Bot Auth signatures its requests carried,
+	// when the log carries them and they were checked; nil when none did.
+	Signatures *Signatures `json:"signatures,omitempty"`
 	// SpoofedFrom lists the addresses that sent the most spoofed requests
 	// (bounded like TopPaths).
 	SpoofedFrom []IPCount `json:"spoofed_from,omitempty"`
@@ -126,6 +139,32 @@ type Crawler struct {
 	// Edges are the first and last request per host, so Merge can check
 	// the Crawl-delay gap across a split.
 	Edges []Edge `json:"edges,omitempty"`
+}
+
+// Signatures counts the Web Bot Auth signatures of a crawler's requests by
+// their verdict (botauth.Verdict). A verified signature proves the
+// crawler's identity only with a key from a directory the registry lists
+// for it (identity.WithSignature); VerifiedBy says how many did.
+type Signatures struct {
+	Verified   int64 `json:"verified"`
+	Invalid    int64 `json:"invalid"`
+	Unverified int64 `json:"unverified"`
+	// Reasons counts the invalid and unverified ones by their
+	// botauth.Reason, e.g. "expired", "signature does not verify",
+	// "authority unknown".
+	Reasons map[string]int64 `json:"reasons,omitempty"`
+	// FirstInvalid is the earliest request with an invalid signature.
+	FirstInvalid *SignatureProblem `json:"first_invalid,omitempty"`
+}
+
+// SignatureProblem is a request whose signature did not verify.
+type SignatureProblem struct {
+	Time time.Time `json:"time"`
+	IP   string    `json:"ip"`
+	Path string    `json:"path"`
+	// Error is botauth's account: the reason, then the signature label,
+	// header, component, parameter or key at fault.
+	Error string `json:"error"`
 }
 
 // Violation counts disallowed requests decided by one robots.txt rule.

@@ -3,11 +3,13 @@ package audit
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/internal/termsafe"
 )
 
@@ -75,6 +77,38 @@ func WriteText(w io.Writer, r *Report) error {
 	tw.Flush()
 	for line := range strings.Lines(table.String()) {
 		p("%s\n", strings.TrimRight(line, " \n"))
+	}
+
+	var by []string
+	for _, c := range r.Crawlers {
+		if len(c.VerifiedBy) > 0 {
+			by = append(by, fmt.Sprintf("  %s: %s\n", c.Name, countList(c.VerifiedBy, nil)))
+		}
+	}
+	if len(by) > 0 {
+		p("\nverified by:\n%s", strings.Join(by, ""))
+	}
+	var signed []*Crawler
+	for _, c := range r.Crawlers {
+		if c.Signatures != nil {
+			signed = append(signed, c)
+		}
+	}
+	if len(signed) > 0 {
+		p("\nWeb Bot Auth signatures:\n")
+		for _, c := range signed {
+			g := c.Signatures
+			p("  %s: %s signed: %s verified, %s invalid, %s unverified\n", c.Name, num(g.Verified+g.Invalid+g.Unverified),
+				num(g.Verified), num(g.Invalid), num(g.Unverified))
+			for _, v := range []botauth.Verdict{botauth.Invalid, botauth.Unverified} {
+				if l := countList(g.Reasons, func(k string) bool { return botauth.Reason(k).Verdict() == v }); l != "" {
+					p("    %s: %s\n", v, l)
+				}
+			}
+			if f := g.FirstInvalid; f != nil {
+				p("    first invalid: %s %s %s: %s\n", f.Time.Format("2006-01-02 15:04:05"), f.IP, f.Path, f.Error)
+			}
+		}
 	}
 
 	var viol []*Crawler
@@ -159,6 +193,28 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	writeBad(p, r)
 	return ew.err
+}
+
+// countList renders the counts of m whose key keep accepts (nil: all) as
+// "a (3), b (1)", most first.
+func countList(m map[string]int64, keep func(string) bool) string {
+	var keys []string
+	for k := range m {
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s (%s)", k, num(m[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // writeBad shows the first bad lines, which are never dropped silently.

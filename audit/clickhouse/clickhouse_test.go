@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/rep-toolkit/rep/audit"
 	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
@@ -32,7 +34,7 @@ clickhouse-client --port $SHARD_2 --multiquery < schema.sql`
 	cmdLoad = `rep audit enrich -tsv -format combined -verify -offline \
     -robots robots-1.txt@2026-01-30T00:00:00Z -robots robots-2.txt@2026-03-03T00:00:00Z access.log |
   clickhouse-client --port $SHARD_1 --insert_distributed_sync=1 \
-    --query 'INSERT INTO rep.enrich_v1 FORMAT TabSeparated'`
+    --query 'INSERT INTO rep.enrich_v2 FORMAT TabSeparated'`
 	cmdReport = `clickhouse-client --port $SHARD_1 --output_format_json_quote_64bit_integers=0 < report.sql > figures.ndjson`
 	cmdAudit  = `rep audit -json -format combined -verify -offline \
     -robots robots-1.txt@2026-01-30T00:00:00Z -robots robots-2.txt@2026-03-03T00:00:00Z access.log > report.json ||
@@ -199,8 +201,10 @@ func query(t testing.TB, s *chServer, q string) string {
 // figures is one row of report.sql's answer.
 type figures struct {
 	counts
-	Status [2][]any `json:"status"`
-	Days   [2][]any `json:"days"`
+	Status     [2][]any `json:"status"`
+	Days       [2][]any `json:"days"`
+	VerifiedBy [2][]any `json:"verified_by"`
+	Reasons    [2][]any `json:"signature_reasons"`
 }
 
 // counts are the figures compared as they are.
@@ -212,6 +216,9 @@ type counts struct {
 	Spoofed            int64   `json:"spoofed"`
 	Unverifiable       int64   `json:"unverifiable"`
 	RDNSOnly           int64   `json:"rdns_only"`
+	SigVerified        int64   `json:"signatures_verified"`
+	SigInvalid         int64   `json:"signatures_invalid"`
+	SigUnverified      int64   `json:"signatures_unverified"`
 	DisallowedRequests int64   `json:"disallowed_requests"`
 	GraceRequests      int64   `json:"grace_requests"`
 	RobotsFetches      int64   `json:"robots_fetches"`
@@ -297,7 +304,7 @@ func TestClickHouseFigures(t *testing.T) {
 	load := run(t, dir, servers, cmdLoad)
 	var total int64
 	for i, s := range servers {
-		c, _ := strconv.ParseInt(query(t, s, "SELECT count() FROM rep.enrich_v1_local"), 10, 64)
+		c, _ := strconv.ParseInt(query(t, s, "SELECT count() FROM rep.enrich_v2_local"), 10, 64)
 		if c == 0 {
 			t.Fatalf("shard %d holds no rows", i+1)
 		}
@@ -311,6 +318,24 @@ func TestClickHouseFigures(t *testing.T) {
 	t.Logf("%d lines: load (enrich | insert into 2 shards) %v, %.0f rows/s; report.sql %v; rep audit -json %v",
 		tr.Lines, load.Round(time.Millisecond), float64(tr.Lines)/load.Seconds(), report.Round(time.Millisecond), auditTime.Round(time.Millisecond))
 
+	rep, sum := compare(t, dir)
+	// The log must exercise what is compared.
+	if sum.spoofed == 0 || sum.verified == 0 || sum.verifiedBy == 0 || sum.disallowed == 0 || sum.grace == 0 || len(rep.Crawlers) < 5 {
+		t.Errorf("too easy a log: %d crawlers, %+v", len(rep.Crawlers), sum)
+	}
+	t.Logf("%d crawlers equal: %d verified, %d spoofed, %d disallowed, %d grace requests", len(rep.Crawlers), sum.verified, sum.spoofed, sum.disallowed, sum.grace)
+}
+
+// totals sums what compare compared, to show the log exercised it.
+type totals struct {
+	verified, verifiedBy, spoofed, disallowed, grace int64
+	signatures, sigReasons                           int64
+}
+
+// compare reads report.json (rep audit -json) and figures.ndjson
+// (report.sql) in dir and requires every crawler's figures to be equal.
+func compare(t *testing.T, dir string) (*audit.Report, totals) {
+	t.Helper()
 	js, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +356,7 @@ func TestClickHouseFigures(t *testing.T) {
 		}
 		got[f.Crawler] = f
 	}
-	var spoofed, verified, disallowed, grace int64
+	var sum totals
 	for _, c := range rep.Crawlers {
 		f, ok := got[c.Name]
 		if !ok {
@@ -342,6 +367,10 @@ func TestClickHouseFigures(t *testing.T) {
 		want := counts{Crawler: c.Name, Requests: c.Requests, Bytes: c.Bytes, Verified: c.Verified, Spoofed: c.Spoofed,
 			Unverifiable: c.Unverifiable, RDNSOnly: c.RDNSOnly, DisallowedRequests: c.DisallowedRequests,
 			GraceRequests: c.GraceRequests, RobotsFetches: c.RobotsFetches}
+		if g := c.Signatures; g != nil {
+			want.SigVerified, want.SigInvalid, want.SigUnverified = g.Verified, g.Invalid, g.Unverified
+			sum.signatures += g.Verified + g.Invalid + g.Unverified
+		}
 		if d := c.CrawlDelay; d != nil && d.CheckedGaps > 0 {
 			want.CheckedGaps, want.TooFast, want.Shortest, want.Delay = d.CheckedGaps, d.TooFast, d.Shortest, d.Delay
 		}
@@ -356,20 +385,67 @@ func TestClickHouseFigures(t *testing.T) {
 		if !maps.Equal(days, c.Days) {
 			t.Errorf("%s: days\nClickHouse %v\n     audit %v", c.Name, days, c.Days)
 		}
-		spoofed += c.Spoofed
-		verified += c.Verified
-		disallowed += c.DisallowedRequests
-		grace += c.GraceRequests
+		by := mix(t, f.VerifiedBy, func(k any) string { return k.(string) })
+		if !maps.Equal(by, c.VerifiedBy) {
+			t.Errorf("%s: verified by\nClickHouse %v\n     audit %v", c.Name, by, c.VerifiedBy)
+		}
+		var reasons map[string]int64
+		if c.Signatures != nil {
+			reasons = c.Signatures.Reasons
+		}
+		if why := mix(t, f.Reasons, func(k any) string { return k.(string) }); !maps.Equal(why, reasons) {
+			t.Errorf("%s: signature reasons\nClickHouse %v\n     audit %v", c.Name, why, reasons)
+		}
+		sum.verifiedBy += int64(len(by))
+		sum.sigReasons += int64(len(reasons))
+		sum.spoofed += c.Spoofed
+		sum.verified += c.Verified
+		sum.disallowed += c.DisallowedRequests
+		sum.grace += c.GraceRequests
 	}
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		t.Errorf("%s: in ClickHouse, not in the audit", name)
 	}
-	// The log must exercise what is compared.
-	if spoofed == 0 || verified == 0 || disallowed == 0 || grace == 0 || len(rep.Crawlers) < 5 {
-		t.Errorf("too easy a log: %d crawlers, %d verified, %d spoofed, %d disallowed, %d grace",
-			len(rep.Crawlers), verified, spoofed, disallowed, grace)
+	return &rep, sum
+}
+
+// TestClickHouseSignatures loads the enrich rows of the JSON log with Web
+// Bot Auth signatures that cmd/rep's audit_signatures script audits (with
+// its saved key directory) and requires report.sql's figures, the
+// signature counts, reasons and verified_by mixes among them, to equal
+// rep audit -json's.
+func TestClickHouseSignatures(t *testing.T) {
+	dir := t.TempDir()
+	ar, err := txtar.ParseFile("../../cmd/rep/testdata/script/audit_signatures.txtar")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d crawlers equal: %d verified, %d spoofed, %d disallowed, %d grace requests", len(rep.Crawlers), verified, spoofed, disallowed, grace)
+	files := map[string]string{"schema.sql": Schema, "report.sql": Report}
+	for _, f := range ar.Files {
+		files[f.Name] = string(f.Data)
+	}
+	for _, name := range []string{"access.json", "agent.jwks"} {
+		if files[name] == "" {
+			t.Fatalf("audit_signatures.txtar has no %s", name)
+		}
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	servers := startShards(t)
+	run(t, dir, servers, cmdSchema)
+	const flags = "-format json -verify -offline -keys https://agent.bot.goog=agent.jwks"
+	run(t, dir, servers, `rep audit enrich -tsv `+flags+` access.json |
+  clickhouse-client --port $SHARD_1 --insert_distributed_sync=1 --query 'INSERT INTO rep.enrich_v2 FORMAT TabSeparated'`)
+	run(t, dir, servers, cmdReport)
+	run(t, dir, servers, `rep audit -json `+flags+` access.json > report.json || [ $? -le 1 ]`)
+	_, sum := compare(t, dir)
+	if sum.signatures == 0 || sum.sigReasons < 2 || sum.verifiedBy < 2 {
+		t.Errorf("too easy a log: %+v", sum)
+	}
+	t.Logf("equal: %+v", sum)
 }
 
 // TestClickHouseFormats loads the same enrich rows as NDJSON
@@ -399,7 +475,7 @@ func TestClickHouseFormats(t *testing.T) {
 	run(t, dir, servers, cmdSchema)
 	s := servers[0]
 	for _, table := range []string{"json_rows", "tsv_rows"} {
-		query(t, s, "CREATE TABLE rep."+table+" AS rep.enrich_v1_local")
+		query(t, s, "CREATE TABLE rep."+table+" AS rep.enrich_v2_local")
 	}
 	run(t, dir, servers, `R="-robots robots-1.txt@2026-01-30T00:00:00Z -robots robots-2.txt@2026-03-03T00:00:00Z"
 rep audit enrich -format combined -verify -offline $R access.log |
@@ -423,10 +499,10 @@ rep audit enrich -tsv -format combined -verify -offline $R access.log |
 	if n < 20_000 {
 		t.Fatalf("%d rows", n)
 	}
-	if cols := query(t, s, "SELECT count() FROM system.columns WHERE database = 'rep' AND table = 'enrich_v1_local'"); cols != strconv.Itoa(len(audit.RowColumns)) {
+	if cols := query(t, s, "SELECT count() FROM system.columns WHERE database = 'rep' AND table = 'enrich_v2_local'"); cols != strconv.Itoa(len(audit.RowColumns)) {
 		t.Errorf("the table has %s columns, audit.RowColumns %d", cols, len(audit.RowColumns))
 	}
-	names := query(t, s, "SELECT name FROM system.columns WHERE database = 'rep' AND table = 'enrich_v1_local'")
+	names := query(t, s, "SELECT name FROM system.columns WHERE database = 'rep' AND table = 'enrich_v2_local'")
 	if got := strings.Fields(names); !slices.Equal(got, audit.RowColumns) {
 		t.Errorf("table columns %v, audit.RowColumns %v", got, audit.RowColumns)
 	}

@@ -13,20 +13,24 @@ package clickhouse
 import _ "embed"
 
 // Schema creates the database rep, the shard-local MergeTree table
-// rep.enrich_v1_local holding enrich rows of schema version 1 (the
+// rep.enrich_v2_local holding enrich rows of schema version 2 (the
 // columns of audit.RowColumns, in order) and the Distributed table
-// rep.enrich_v1 over the shards of the cluster named rep (which the
+// rep.enrich_v2 over the shards of the cluster named rep (which the
 // servers' remote_servers configuration defines). Run it on every shard.
 //
 //go:embed schema.sql
 var Schema string
 
-// Report is the query of the per-crawler figures over rep.enrich_v1, one
+// Report is the query of the per-crawler figures over rep.enrich_v2, one
 // JSON object per crawler: the counts of the audit report's Crawler
 // (requests, bytes, verified, spoofed, unverifiable, rdns_only,
-// disallowed_requests, grace_requests, robots_fetches), the status and
-// day mixes as [keys, counts] pairs, and the Crawl-delay figures
-// (checked_gaps, too_fast, shortest_gap_seconds, delay_seconds).
+// disallowed_requests, grace_requests, robots_fetches, and its
+// signatures' verified, invalid and unverified as signatures_verified,
+// signatures_invalid and signatures_unverified), the status, day,
+// verified_by and signature_reasons mixes as [keys, counts] pairs, and the
+// Crawl-delay figures (checked_gaps, too_fast, shortest_gap_seconds,
+// delay_seconds). ClickHouse 18.16's sumMap takes no String keys, so the
+// two string-keyed mixes are counted in a subquery and joined.
 //
 //go:embed report.sql
 var Report string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/audit"
+	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -37,8 +38,13 @@ standard input. Several files are read in parallel.
 disallowed only if the previous version, which a crawler may cache for 24 hours
 (RFC 9309 §2.4; -grace), forbade it too.
 
-Exit status: 0 nothing found, 1 disallowed requests, spoofed crawlers or
-Crawl-delay breaches found, 2 usage or input error.
+With -verify, Web Bot Auth signatures that a JSON log carries (Signature,
+Signature-Input, Signature-Agent) are verified as of each line's time, with
+keys from the key directories the registry lists for the claimed crawler:
+fetched (not with -offline), or saved copies given with -keys.
+
+Exit status: 0 nothing found, 1 disallowed requests, spoofed crawlers,
+Crawl-delay breaches or invalid signatures found, 2 usage or input error.
 
 flags:
 `
@@ -57,7 +63,14 @@ type auditFlags struct {
 	jobs         int
 	top          int
 	allowPrivate bool
+	keys         auditKeysFlag
 }
+
+// auditKeysFlag is -keys [AGENT=]FILE, repeatable.
+type auditKeysFlag []string
+
+func (k *auditKeysFlag) String() string     { return strings.Join(*k, ",") }
+func (k *auditKeysFlag) Set(s string) error { *k = append(*k, s); return nil }
 
 type auditRobotsFlag []string
 
@@ -70,13 +83,14 @@ func (f *auditFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.clientIP, "client-ip", "", "trust this `header` for the client address: X-Forwarded-For or CF-Connecting-IP (only behind proxies you control)")
 	fs.IntVar(&f.hops, "trusted-hops", 1, "trusted proxies appending to X-Forwarded-For")
 	fs.BoolVar(&f.verify, "verify", false, "verify crawler identities (IP lists, and reverse DNS unless -offline)")
-	fs.BoolVar(&f.offline, "offline", false, "with -verify: IP lists only, no DNS")
+	fs.BoolVar(&f.offline, "offline", false, "with -verify: IP lists only, no DNS and no key directories fetched")
 	fs.StringVar(&f.resolver, "resolver", "", "with -verify: DNS server `HOST:PORT` (default: the system's)")
 	fs.StringVar(&f.site, "site", "", "the `HOST` the robots.txt belongs to: other hosts are skipped, host-less lines are taken as HOST")
 	fs.DurationVar(&f.grace, "grace", audit.DefaultGrace, "how long a crawler may use a cached robots.txt after a change")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "files read at once")
 	fs.IntVar(&f.top, "top", 1000, "paths tracked per crawler (top-k)")
-	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow fetching a -robots URL on a private or loopback address")
+	fs.BoolVar(&f.allowPrivate, "allow-private", false, "allow fetching a -robots URL or a key directory on a private or loopback address")
+	fs.Var(&f.keys, "keys", "with -verify: a saved key directory (JWKS) `[AGENT=]FILE` for Web Bot Auth signatures, of Signature-Agent AGENT (e.g. https://agent.bot.goog) or of any the registry lists; no directory is fetched (repeatable)")
 }
 
 func runAudit(e *env) int {
@@ -154,7 +168,8 @@ func auditOutput(e *env, rep *audit.Report, asJSON bool, htmlOut string) int {
 	}
 	code := exitOK
 	for _, c := range rep.Crawlers {
-		if c.DisallowedRequests > 0 || c.Spoofed > 0 || c.CrawlDelay != nil && c.CrawlDelay.TooFast > 0 {
+		if c.DisallowedRequests > 0 || c.Spoofed > 0 || c.CrawlDelay != nil && c.CrawlDelay.TooFast > 0 ||
+			c.Signatures != nil && c.Signatures.Invalid > 0 {
 			code = exitFinding
 		}
 	}
@@ -176,8 +191,8 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 		fmt.Fprintf(e.stderr, "rep audit: -client-ip: %v\n", err)
 		return in, opt, exitUsage
 	}
-	if (f.offline || f.resolver != "") && !f.verify {
-		fmt.Fprintln(e.stderr, "rep audit: -offline and -resolver only make sense with -verify")
+	if (f.offline || f.resolver != "" || len(f.keys) > 0) && !f.verify {
+		fmt.Fprintln(e.stderr, "rep audit: -offline, -resolver and -keys only make sense with -verify")
 		return in, opt, exitUsage
 	}
 	if f.grace < 0 {
@@ -242,8 +257,53 @@ func auditSetup(e *env, f *auditFlags) (audit.Input, audit.Options, int) {
 			opt.VerifyMode = "dns+lists"
 		}
 		opt.Verifier = v
+		sigs, err := auditSignatures(f)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "rep audit: %v\n", err)
+			return in, opt, exitUsage
+		}
+		opt.Signatures = sigs
 	}
 	return in, opt, exitOK
+}
+
+// auditSignatures returns the verifier of Web Bot Auth signatures: with
+// the key directories saved to the -keys files; else, unless -offline,
+// fetching the directories (behind the address guard, which
+// -allow-private lifts); else with no keys, so that every signature is
+// reported unverified for want of them.
+func auditSignatures(f *auditFlags) (*botauth.Verifier, error) {
+	v := &botauth.Verifier{}
+	if len(f.keys) == 0 {
+		if !f.offline {
+			kf := botauthFetcher(f.allowPrivate)
+			kf.UserAgent = "rep-audit (+https://github.com/rep-toolkit/rep)"
+			v.Keys = kf
+		}
+		return v, nil
+	}
+	saved := &audit.SavedDirectories{}
+	for _, arg := range f.keys {
+		agent, file := "", arg
+		if a, rest, ok := strings.Cut(arg, "="); ok {
+			if l := strings.ToLower(a); strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://") {
+				agent, file = a, rest
+			}
+		}
+		data, name, err := readInput(file, nil)
+		if err != nil {
+			return nil, fmt.Errorf("-keys: %v", err)
+		}
+		set, err := botauth.ParseJWKS(data)
+		if err != nil {
+			return nil, fmt.Errorf("-keys %s: %v", name, err)
+		}
+		if err := saved.Add(agent, set); err != nil {
+			return nil, fmt.Errorf("-keys %s: %v", arg, err)
+		}
+	}
+	v.Keys = saved
+	return v, nil
 }
 
 // auditHistory loads the -robots arguments. A file with NUL or binary

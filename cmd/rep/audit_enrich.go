@@ -17,13 +17,14 @@ func runAuditEnrich(e *env, args []string) int {
 
 Writes exactly one NDJSON row per input line, in input order: for a request
 src, line, time, ip, host, method, path, status, bytes, ua, and for crawlers
-crawler, operator, purpose, verified, robots (allow|disallow|grace), rule,
-rule_line, robots_version, gap_ms, crawl_delay_s; for a bad line src, line,
-error, text; for a blank or directive line src, line, skip. Use - to read
-standard input, as Spark pipe, Hadoop Streaming and ClickHouse executables do;
-output is flushed whenever the input has no complete line left. With -tsv the
-rows are ClickHouse TabSeparated lines instead, every field in that order
-(row schema version 1, docs/scale-out.md), for the faster load.
+crawler, operator, purpose, verified, verified_by, signature, signature_reason,
+robots (allow|disallow|grace), rule, rule_line, robots_version, gap_ms,
+crawl_delay_s; for a bad line src, line, error, text; for a blank or directive
+line src, line, skip. Use - to read standard input, as Spark pipe, Hadoop
+Streaming and ClickHouse executables do; output is flushed whenever the input
+has no complete line left. With -tsv the rows are ClickHouse TabSeparated lines
+instead, every field in that order (row schema version 2, docs/scale-out.md),
+for the faster load.
 
 flags:
 `)

@@ -45,6 +45,7 @@ const (
 	UnsupportedAgent     Reason = "unsupported signature agent type" // unverified: a type= this package does not resolve
 	DirectoryUnavailable Reason = "key directory unavailable"        // unverified: the directory could not be fetched or read
 	NoKeySource          Reason = "no key source"                    // unverified: neither keys nor a directory to fetch
+	UnknownAuthority     Reason = "authority unknown"                // unverified: the request's host is not known (a log line without it)
 )
 
 // Error makes a Reason an error, so errors.Is finds it inside an *Error.
@@ -53,7 +54,7 @@ func (r Reason) Error() string { return "botauth: " + string(r) }
 // Verdict returns the verdict r leads to.
 func (r Reason) Verdict() Verdict {
 	switch r {
-	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, NoKeySource:
+	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, NoKeySource, UnknownAuthority:
 		return Unverified
 	}
 	return Invalid

@@ -267,6 +267,17 @@ func (v *Verifier) verifyOne(ctx context.Context, m *message, h http.Header, lab
 		return bad(&Error{Reason: NotYetValid, Param: "created", Detail: fmt.Sprintf("created %s, %s after %s", res.Created.Format(time.RFC3339), res.Created.Sub(now).Round(time.Second), now.UTC().Format(time.RFC3339))})
 	}
 
+	// The authority, which @authority and @target-uri both hold: a request
+	// rebuilt from a log line that does not carry its host has none, and
+	// its signature can be judged neither valid nor invalid.
+	if m.authority == "" {
+		c := `"@authority"`
+		if !covers(list, "@authority") {
+			c = `"@target-uri"`
+		}
+		return bad(&Error{Reason: UnknownAuthority, Component: c, Detail: "the request's host is not known, so the signature base cannot be built"})
+	}
+
 	// Signature base.
 	base, err := signatureBase(m, list)
 	if err != nil {

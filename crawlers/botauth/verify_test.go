@@ -153,6 +153,18 @@ func TestVerifyTable(t *testing.T) {
 			r.Header.Set("Signature", "sig9=:AAAA:")
 			return r
 		}},
+		{name: "host not known", verdict: Unverified, reason: UnknownAuthority, want: `component "@authority"`, build: func(t *testing.T) *http.Request {
+			r := newRequest(t, "https://example.com/")
+			signRaw(t, r, key, "sig1", `("@authority")`+wba)
+			r.Host, r.URL.Host = "", ""
+			return r
+		}},
+		{name: "host not known, target-uri covered", verdict: Unverified, reason: UnknownAuthority, want: `component "@target-uri"`, build: func(t *testing.T) *http.Request {
+			r := newRequest(t, "https://example.com/")
+			signRaw(t, r, key, "sig1", `("@target-uri")`+wba)
+			r.Host, r.URL.Host = "", ""
+			return r
+		}},
 		{name: "covered header absent", verdict: Invalid, reason: BadComponent, want: `component "x-purpose"`, build: func(t *testing.T) *http.Request {
 			r := newRequest(t, "https://example.com/")
 			r.Header.Set("X-Purpose", "search")
