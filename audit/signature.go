@@ -30,10 +30,15 @@ func (a *Auditor) signature(ctx context.Context, c *crawlers.Crawler, rec *acces
 	}
 	when := time.Unix(0, t).UTC()
 	v.Now = func() time.Time { return when }
+	v.Fields = loggedFields
 	res := v.Verify(ctx, signedRequest(rec, a.site))
 	res.Base = "" // the audit keeps results; the base is not reported
 	return res
 }
+
+// loggedFields are the header fields signedRequest carries: a signature
+// covering another one cannot be checked from the log (botauth.UnknownField).
+var loggedFields = []string{"user-agent", "signature", "signature-input", "signature-agent"}
 
 // signedRequest rebuilds the parts of a logged request that a signature
 // base can cover: the method, the scheme (https unless the log says

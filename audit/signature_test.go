@@ -82,6 +82,9 @@ type signedLine struct {
 	key                            ed25519.PrivateKey
 	agent                          string
 	signHost, signScheme, signPath string
+	// covers is a header field the signature also covers, set on the
+	// signed request and not logged.
+	covers string
 }
 
 func (l signedLine) json(t testing.TB) []byte {
@@ -114,7 +117,12 @@ func (l signedLine) json(t testing.TB) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := &botauth.Signer{Key: l.key, Agent: l.agent, Components: []string{"@method", "@target-uri"}, Now: func() time.Time { return signedAt }}
+		components := []string{"@method", "@target-uri"}
+		if l.covers != "" {
+			r.Header.Set(l.covers, "x")
+			components = append(components, l.covers)
+		}
+		s := &botauth.Signer{Key: l.key, Agent: l.agent, Components: components, Now: func() time.Time { return signedAt }}
 		if err := s.Sign(r); err != nil {
 			t.Fatal(err)
 		}
@@ -187,6 +195,8 @@ func TestSignatures(t *testing.T) {
 			verdict: identity.Unverifiable, method: identity.ByFCrDNS, sig: botauth.Invalid, reason: botauth.BadSignature, lookups: 1},
 		{name: "another query", line: with(func(l *signedLine) { l.path, l.signPath = "/page?q=2", "/page?q=1" }),
 			verdict: identity.Unverifiable, method: identity.ByFCrDNS, sig: botauth.Invalid, reason: botauth.BadSignature, lookups: 1},
+		{name: "covers a field the log does not record", line: with(func(l *signedLine) { l.covers = "accept-language" }),
+			verdict: identity.Unverifiable, method: identity.ByFCrDNS, sig: botauth.Unverified, reason: botauth.UnknownField},
 		{name: "unknown key", line: with(func(l *signedLine) { l.key = other }),
 			verdict: identity.Unverifiable, method: identity.ByFCrDNS, sig: botauth.Unverified, reason: botauth.UnknownKey, lookups: 1},
 		{name: "agent the registry does not list", line: with(func(l *signedLine) { l.agent = "https://bot.example" }),

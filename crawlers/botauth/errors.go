@@ -46,6 +46,7 @@ const (
 	DirectoryUnavailable Reason = "key directory unavailable"        // unverified: the directory could not be fetched or read
 	NoKeySource          Reason = "no key source"                    // unverified: neither keys nor a directory to fetch
 	UnknownAuthority     Reason = "authority unknown"                // unverified: the request's host is not known (a log line without it)
+	UnknownField         Reason = "covered field unknown"            // unverified: a covered header field is not known of the request (Verifier.Fields)
 )
 
 // Error makes a Reason an error, so errors.Is finds it inside an *Error.
@@ -54,7 +55,7 @@ func (r Reason) Error() string { return "botauth: " + string(r) }
 // Verdict returns the verdict r leads to.
 func (r Reason) Verdict() Verdict {
 	switch r {
-	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, NoKeySource, UnknownAuthority:
+	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, NoKeySource, UnknownAuthority, UnknownField:
 		return Unverified
 	}
 	return Invalid

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,6 +74,13 @@ type Verifier struct {
 	// more than MaxValidity after its created (the draft recommends no
 	// more than 24 hours).
 	MaxValidity time.Duration
+	// Fields, when not nil, are the only header fields (lower case) known
+	// of the request: one rebuilt from an access log line carries just the
+	// fields the log records. A covered field outside them cannot be
+	// computed, and the signature is unverified (UnknownField) rather than
+	// invalid; a field among them that the request lacks is absent, as for
+	// a live request. nil means the request is complete.
+	Fields []string
 }
 
 // Result is the outcome of verifying a request. When several Web Bot Auth
@@ -265,6 +273,17 @@ func (v *Verifier) verifyOne(ctx context.Context, m *message, h http.Header, lab
 	}
 	if res.Created.After(now.Add(v.Leeway)) {
 		return bad(&Error{Reason: NotYetValid, Param: "created", Detail: fmt.Sprintf("created %s, %s after %s", res.Created.Format(time.RFC3339), res.Created.Sub(now).Round(time.Second), now.UTC().Format(time.RFC3339))})
+	}
+
+	// Header fields the request cannot be known to carry.
+	if v.Fields != nil {
+		for _, it := range list.Items {
+			name, _ := it.Value.(string)
+			if !strings.HasPrefix(name, "@") && !slices.Contains(v.Fields, name) {
+				id, _ := httpsfv.Marshal(it)
+				return bad(&Error{Reason: UnknownField, Component: id, Detail: "the request as known does not record this field, so the signature base cannot be built"})
+			}
+		}
 	}
 
 	// The authority, which @authority and @target-uri both hold: a request

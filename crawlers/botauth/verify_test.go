@@ -58,7 +58,8 @@ func TestVerifyTable(t *testing.T) {
 		now     time.Time
 		verdict Verdict
 		reason  Reason
-		want    string // in the error text
+		want    string   // in the error text
+		fields  []string // Verifier.Fields
 	}{
 		{name: "dictionary Signature-Agent", verdict: Verified, build: func(t *testing.T) *http.Request {
 			r := newRequest(t, "https://example.com/page")
@@ -172,6 +173,29 @@ func TestVerifyTable(t *testing.T) {
 			r.Header.Del("X-Purpose")
 			return r
 		}},
+		// A request rebuilt from a log line that records only some fields:
+		// a covered field outside them cannot be judged, one among them
+		// that the line lacks is absent, and the others verify as usual.
+		{name: "covered field not recorded", fields: []string{"user-agent", "signature", "signature-input"}, verdict: Unverified, reason: UnknownField, want: `component "x-purpose"`, build: func(t *testing.T) *http.Request {
+			r := newRequest(t, "https://example.com/")
+			r.Header.Set("X-Purpose", "search")
+			signRaw(t, r, key, "sig1", `("@authority" "x-purpose")`+wba)
+			r.Header.Del("X-Purpose")
+			return r
+		}},
+		{name: "covered field recorded and absent", fields: []string{"x-purpose", "signature", "signature-input"}, verdict: Invalid, reason: BadComponent, want: `component "x-purpose"`, build: func(t *testing.T) *http.Request {
+			r := newRequest(t, "https://example.com/")
+			r.Header.Set("X-Purpose", "search")
+			signRaw(t, r, key, "sig1", `("@authority" "x-purpose")`+wba)
+			r.Header.Del("X-Purpose")
+			return r
+		}},
+		{name: "covered fields all recorded", fields: []string{"x-purpose", "signature", "signature-input"}, verdict: Verified, build: func(t *testing.T) *http.Request {
+			r := newRequest(t, "https://example.com/")
+			r.Header.Set("X-Purpose", "search")
+			signRaw(t, r, key, "sig1", `("@authority" "x-purpose")`+wba)
+			return r
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,7 +203,7 @@ func TestVerifyTable(t *testing.T) {
 			if now.IsZero() {
 				now = t0.Add(time.Minute)
 			}
-			v := &Verifier{Keys: NewJWKS(key.Public().(ed25519.PublicKey)), Now: func() time.Time { return now }}
+			v := &Verifier{Keys: NewJWKS(key.Public().(ed25519.PublicKey)), Now: func() time.Time { return now }, Fields: tc.fields}
 			res := v.Verify(context.Background(), tc.build(t))
 			if res.Verdict != tc.verdict {
 				t.Fatalf("verdict %s (%v), want %s", res.Verdict, res.Err, tc.verdict)
