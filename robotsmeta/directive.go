@@ -164,6 +164,9 @@ const (
 	Google = engine.Google // union of negatives, most restrictive wins
 	Bing   = engine.Bing   // Google's rules plus bingbot/msnbot, nocache, space-separated lists
 	Yandex = engine.Yandex // allow directives beat prohibiting ones
+	// RFC9309 combines as Google does (RFC 9309 says nothing about pages)
+	// and is the one profile that reads Robots-Tag (ReadsRobotsTag).
+	RFC9309 = engine.RFC9309
 )
 
 // rulesOf is the profile whose combining rules p uses: Bing's, Yandex's,

@@ -1,6 +1,7 @@
 // Package robotsmeta reads the page-level part of the Robots Exclusion
-// Protocol: robots meta elements, X-Robots-Tag response headers,
-// data-nosnippet regions, link rel values (nofollow, ugc, sponsored) and the
+// Protocol: robots meta elements, X-Robots-Tag response headers, the
+// Robots-Tag structured header (draft-illyes-repext-03), data-nosnippet
+// regions, link rel values (nofollow, ugc, sponsored) and the
 // AI-usage signals that travel with a page (noai, noimageai, TDMRep
 // tdm-reservation/tdm-policy, IETF aipref Content-Usage). It turns one
 // response into the effective policy for one crawler, under the combining
@@ -19,7 +20,56 @@
 //     tokens);
 //   - W3C TDMRep Final Community Group Report (2024-05-10);
 //   - draft-ietf-aipref-attach and draft-ietf-aipref-vocab (HEAD
-//     2026-08-19) over RFC 9651 Structured Fields.
+//     2026-08-19) over RFC 9651 Structured Fields;
+//   - draft-illyes-repext-03, "Robots Exclusion Protocol Extension for URL
+//     Level Control" (G. Illyes, 2026-04-18), for Robots-Tag.
+//
+// # Robots-Tag
+//
+// The Robots-Tag response header (draft-illyes-repext-03 section 3.1.1)
+// is an RFC 9651 List; each member is a product token, as a Token or a
+// String ("*" for every crawler), and its Parameters are the rules:
+//
+//	Robots-Tag: *;nosnippet, ExampleBot;noindex
+//
+// gives every crawler nosnippet and ExampleBot noindex and nosnippet. The
+// package reads it so:
+//
+//   - Field lines join with ", " into one value before parsing (RFC 9651
+//     section 4.2). A value that does not parse is ignored whole (RFC 9651
+//     section 4.2), and so is one whose member is not a Token or String
+//     naming "*" or an RFC 9309 section 2.2.1 product token (RFC 9651
+//     section 2: violating a field's constraints should have the same
+//     effect); a diagnostic says where. Parameter keys are lower case in
+//     RFC 9651, so "*;NoIndex" fails, whatever section 3.1.3 says of case.
+//   - Product tokens match the crawler's case-insensitively (RFC 9309
+//     section 2.2.1). A token given twice, and "*" beside a specific
+//     token, give the union of their rules (section 3.1.1).
+//   - A parameter naming a rule of this package is that rule: bare (or
+//     ?1) for the boolean rules; max-snippet=50, max-video-preview=-1,
+//     max-image-preview=large (Token or String), unavailable_after as a
+//     String date or an RFC 9651 Date (@seconds). The draft registers only
+//     noindex and nosnippet (sections 3.1.3, 5.2) and lets implementors
+//     support the other RFC 9309 section 2.2.4 rules; it defines no value
+//     types, so a bad value voids only its rule, ?0 states no rule, and an
+//     unknown rule is no instruction (section 3.1.1). Of duplicate
+//     parameters the last value counts (RFC 9651 section 4.2.3.2).
+//   - The parsing limit is RobotsTagLimit, 8 KiB, the least section 3.1.1
+//     allows. A longer value is read up to it: the complete members before
+//     it apply; the member that reaches it and everything after are
+//     ignored. A syntax error before the limit still voids the field.
+//   - Each member is one Source (Name "Robots-Tag", Value the member as
+//     written, its line and column), and its rules enter the same
+//     Page.Policy merge as X-Robots-Tag and meta rules: most restrictive
+//     wins. The draft does not say how Robots-Tag and X-Robots-Tag
+//     combine; all its rules are restrictive and combine as a union
+//     (sections 3.1.1, 3.1.2), so the two fields are merged as one.
+//   - Only the rfc9309 profile applies Robots-Tag rules (ReadsRobotsTag):
+//     no search engine documents reading the header, and Google's robots
+//     meta documentation (2026-03-24) lists X-Robots-Tag only. Under
+//     google, bing and yandex the rules are still parsed, linted and
+//     reported with their sources, and Page.Applies says they reach no
+//     crawler.
 //
 // Parse once, query many: Parse reads the headers and the HTML into an
 // immutable Page holding every rule with its source; Page.Policy answers for
@@ -59,7 +109,7 @@
 //
 // Parsing never fails on bad input: problems become Diagnostics with line
 // and column — separators other than commas, unknown rules, invalid values
-// and dates, dates already past, http-equiv="X-Robots-Tag",
+// and dates, dates already past, Robots-Tag fields ignored or cut, http-equiv="X-Robots-Tag",
 // property="robots", name="robot" and name="google", metas pushed into
 // <body> by a broken <head>, and the limits above when reached.
 package robotsmeta

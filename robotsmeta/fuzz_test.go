@@ -124,3 +124,65 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRobotsTag fuzzes the Robots-Tag reader (draft-illyes-repext-03 over
+// RFC 9651 Lists): no panic; diagnostics point inside the field line; a
+// field that does not parse as a List and is within the limit gives no
+// rule (RFC 9651 section 4.2); every rule comes from a member source whose
+// Value is a piece of the field, scoped to "" or a lower-case product
+// token; and each member read again alone gives the same rules.
+func FuzzRobotsTag(f *testing.F) {
+	for _, s := range []string{
+		"*;nosnippet, ExampleBot;noindex", "*;noindex;nosnippet, ExampleBot;", "\"ExampleBot\";noindex=?1",
+		"*;max-snippet=50;max-image-preview=large;unavailable_after=@1908630000", "*;unavailable_after=\"25 Jun 2030 15:00:00 PST\"",
+		"(a b);noindex", "5;noindex", "*;NoIndex", "*;noindex,", "a;x=1;x=?0", "noindex, nofollow", "*;max-snippet=-1.5",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		line := "Robots-Tag: " + v
+		pg, err := ParseLines([]string{line}, nil, Options{Now: robotsTagNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		val := strings.Trim(v, " \t")
+		for _, d := range pg.Diagnostics {
+			if d.Line != 1 || d.Column < 1 || d.Column > len(val)+1 {
+				t.Errorf("%q: diagnostic at %d:%d outside the value", v, d.Line, d.Column)
+			}
+		}
+		if _, perr := parseList(val); perr != nil && len(val) <= RobotsTagLimit && len(pg.Rules) > 0 {
+			t.Fatalf("%q does not parse (%v) but gave rules %v", v, perr, pg.Rules)
+		}
+		for _, r := range pg.Rules {
+			s := pg.Sources[r.Source]
+			if !s.IsRobotsTag() || s.Column < 1 || !strings.Contains(val, s.Value) || val[s.Column-1:s.Column-1+len(s.Value)] != s.Value {
+				t.Fatalf("%q: rule %v from source %+v", v, r, s)
+			}
+			if r.Scope != "" && (!isProductToken(r.Scope) || r.Scope != strings.ToLower(r.Scope)) {
+				t.Fatalf("%q: rule %v has scope %q", v, r, r.Scope)
+			}
+		}
+		for i, s := range pg.Sources {
+			if s.Column == 0 {
+				continue
+			}
+			alone, err := ParseLines([]string{"Robots-Tag: " + s.Value}, nil, Options{Now: robotsTagNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, got []string
+			for _, r := range pg.Rules {
+				if r.Source == i {
+					want = append(want, r.String())
+				}
+			}
+			for _, r := range alone.Rules {
+				got = append(got, r.String())
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("%q: member %q gives %q in the field, %q alone", v, s.Value, want, got)
+			}
+		}
+	})
+}

@@ -29,6 +29,7 @@ func (p *Page) readHeaders(lines []string, o *Options) string {
 	contentType := ""
 	var usage []string
 	usageSrc := -1
+	var robotsTag []fieldLine
 	for i, line := range lines {
 		n := i + 1
 		colon := strings.IndexByte(line, ':')
@@ -46,6 +47,9 @@ func (p *Page) readHeaders(lines []string, o *Options) string {
 				continue
 			}
 			p.parseRuleList(value, listCtx{header: true, src: src, line: n, lint: true, now: o.Now, agent: o.Agent, prof: o.Profile})
+		case strings.EqualFold(name, "Robots-Tag"):
+			// Read after the loop: its field lines form one value.
+			robotsTag = append(robotsTag, fieldLine{n: n, name: name, value: value})
 		case strings.EqualFold(name, "tdm-reservation"):
 			src := p.addSource(Source{Kind: FromHeader, Name: name, Value: value, Line: n})
 			if t, ok := parseTDM(value); ok {
@@ -78,6 +82,9 @@ func (p *Page) readHeaders(lines []string, o *Options) string {
 		} else {
 			p.ContentUsage, p.contentUsageSrc = m, usageSrc
 		}
+	}
+	if robotsTag != nil {
+		p.readRobotsTag(robotsTag, o)
 	}
 	return contentType
 }

@@ -26,8 +26,10 @@ func (k SourceKind) String() string {
 // MarshalText encodes the kind as its String.
 func (k SourceKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Source is one place the page said something: a header field line or a
-// meta element. Every Rule points back to its Source.
+// Source is one place the page said something: a header field line, one
+// member of a Robots-Tag field (Value is the member as written, e.g.
+// "ExampleBot;noindex") or a meta element. Every Rule points back to its
+// Source.
 type Source struct {
 	Kind SourceKind `json:"kind"`
 	// Name is the header field name or the meta name attribute, as written.
@@ -37,15 +39,20 @@ type Source struct {
 	// Line is the 1-based header line number among the lines given to
 	// Parse, or the meta element's line in the (decoded) document.
 	Line int `json:"line"`
-	// Column is the meta element's 1-based byte column; 0 for headers.
+	// Column is the meta element's 1-based byte column, or a Robots-Tag
+	// member's in its field line's value; 0 for other headers.
 	Column int `json:"column,omitempty"`
 	// InBody is true for a meta element the HTML parser put in <body>.
 	InBody bool `json:"in_body,omitempty"`
 }
 
 // String describes the source for a site owner, e.g.
-// `<meta name="robots"> at 3:5` or `X-Robots-Tag header (line 2)`.
+// `<meta name="robots"> at 3:5`, `X-Robots-Tag header (line 2)` or
+// `Robots-Tag header (line 1, member "ExampleBot;noindex")`.
 func (s Source) String() string {
+	if s.IsRobotsTag() && s.Column > 0 {
+		return fmt.Sprintf("%s header (line %d, member %q)", s.Name, s.Line, s.Value)
+	}
 	if s.Kind == FromHeader {
 		return fmt.Sprintf("%s header (line %d)", s.Name, s.Line)
 	}

@@ -13,8 +13,8 @@ import (
 	"golang.org/x/net/html/charset"
 )
 
-// Parse reads a response: every X-Robots-Tag, tdm-reservation, tdm-policy
-// and Content-Usage field in h, and the HTML body (nil for none). It
+// Parse reads a response: every X-Robots-Tag, Robots-Tag,
+// tdm-reservation, tdm-policy and Content-Usage field in h, and the HTML body (nil for none). It
 // returns the Page even with an error, which only a failing body reader
 // causes; everything malformed in the input becomes a Diagnostic.
 func Parse(h http.Header, body io.Reader, o Options) (*Page, error) {

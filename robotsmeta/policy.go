@@ -178,6 +178,13 @@ func (pg *Page) Applies(r *Rule, agent string, prof Profile) bool {
 
 // applies decides whether rule r reaches agent under profile prof.
 func (pg *Page) applies(r *Rule, agent string, prof Profile) bool {
+	if pg.Sources[r.Source].IsRobotsTag() {
+		// draft-illyes-repext-03 section 3.1.1: "*" reaches every
+		// accessor, a product token the crawler it names,
+		// case-insensitively (RFC 9309 section 2.2.1); read only by the
+		// profiles that read Robots-Tag.
+		return ReadsRobotsTag(prof) && (r.Scope == "" || strings.EqualFold(r.Scope, agent))
+	}
 	prof = rulesOf(prof)
 	if r.Lenient && prof != Bing {
 		return false

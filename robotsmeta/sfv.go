@@ -1,9 +1,110 @@
 package robotsmeta
 
 import (
-	"errors"
 	"fmt"
+	"strconv"
 )
+
+// SyntaxError is a Structured Field parse failure (RFC 9651 section 4.2):
+// the whole field is then ignored.
+type SyntaxError struct {
+	// Offset is the 0-based byte offset in the field value where parsing
+	// failed; it equals the value's length when the value ended too soon.
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset+1, e.Msg) }
+
+// sfKind is the type of a Structured Field bare item (RFC 9651 section 3.3).
+type sfKind uint8
+
+const (
+	sfInteger sfKind = iota + 1
+	sfDecimal
+	sfString
+	sfToken
+	sfByteSeq
+	sfBoolean
+	sfDate
+	sfDisplayString
+)
+
+func (k sfKind) String() string {
+	return [...]string{"?", "Integer", "Decimal", "String", "Token", "Byte Sequence", "Boolean", "Date", "Display String"}[k]
+}
+
+// article names the kind with its indefinite article.
+func (k sfKind) article() string {
+	if k == sfInteger {
+		return "an Integer"
+	}
+	return "a " + k.String()
+}
+
+// sfItem is a bare item: Text is the token, the decoded string or the
+// number as written; Int the Integer or Date value; Bool the Boolean.
+type sfItem struct {
+	Kind sfKind
+	Text string
+	Int  int64
+	Bool bool
+}
+
+// sfParam is one parameter; a key written without "=" is Boolean true.
+type sfParam struct {
+	Key string
+	Val sfItem
+	At  int // byte offset of the key
+	Dup bool
+}
+
+// sfMember is one List member with its byte span [Start, End) in the
+// input; Inner is set for an Inner List, whose items are not kept.
+type sfMember struct {
+	Start, End int
+	Item       sfItem
+	Inner      bool
+	Params     []sfParam
+}
+
+// parseList parses an RFC 9651 List (section 4.2.1) from a field value
+// already trimmed of surrounding spaces. On a syntax error it returns the
+// members before the one that failed, each of which was followed by a
+// comma, with a *SyntaxError.
+func parseList(s string) ([]sfMember, error) {
+	d := &sfParser{s: s}
+	var out []sfMember
+	d.skipSP()
+	for !d.eof() {
+		m := sfMember{Start: d.i}
+		var err error
+		if d.s[d.i] == '(' {
+			m.Inner = true
+			m.Params, err = d.innerList()
+		} else if m.Item, err = d.bareItem(); err == nil {
+			m.Params, err = d.params()
+		}
+		if err != nil {
+			return out, err
+		}
+		m.End = d.i
+		d.skipOWS()
+		if d.eof() {
+			return append(out, m), nil
+		}
+		if d.s[d.i] != ',' {
+			return out, d.errf("expected ',' after a list member")
+		}
+		out = append(out, m)
+		d.i++
+		d.skipOWS()
+		if d.eof() {
+			return out, d.errf("trailing comma")
+		}
+	}
+	return out, nil
+}
 
 // parseDictionary parses an RFC 9651 Dictionary and returns each key's
 // value when it is a Token; other item types map to "". Any syntax error
@@ -24,15 +125,19 @@ func parseDictionary(s string) (map[string]string, error) {
 		if !d.eof() && d.s[d.i] == '=' {
 			d.i++
 			if !d.eof() && d.s[d.i] == '(' {
-				err = d.innerList()
+				_, err = d.innerList()
 			} else {
-				val, err = d.bareItem()
+				var it sfItem
+				it, err = d.bareItem()
+				if it.Kind == sfToken {
+					val = it.Text
+				}
 			}
 			if err != nil {
 				return nil, err
 			}
 		}
-		if err := d.params(); err != nil {
+		if _, err := d.params(); err != nil {
 			return nil, err
 		}
 		out[key] = val // a later duplicate key wins
@@ -46,7 +151,7 @@ func parseDictionary(s string) (map[string]string, error) {
 		d.i++
 		d.skipOWS()
 		if d.eof() {
-			return nil, errors.New("trailing comma")
+			return nil, d.errf("trailing comma")
 		}
 	}
 }
@@ -59,7 +164,7 @@ type sfParser struct {
 func (d *sfParser) eof() bool { return d.i >= len(d.s) }
 
 func (d *sfParser) errf(format string, args ...any) error {
-	return fmt.Errorf("at byte %d: "+format, append([]any{d.i + 1}, args...)...)
+	return &SyntaxError{Offset: d.i, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (d *sfParser) skipSP() {
@@ -104,100 +209,135 @@ func (d *sfParser) key() (string, error) {
 	return d.s[st:d.i], nil
 }
 
-func (d *sfParser) params() error {
+// params parses parameters (RFC 9651 section 4.2.3.2): a later duplicate
+// key overwrites the value of the first, which keeps its place and is
+// marked Dup.
+func (d *sfParser) params() ([]sfParam, error) {
+	var out []sfParam
 	for !d.eof() && d.s[d.i] == ';' {
 		d.i++
 		d.skipSP()
-		if _, err := d.key(); err != nil {
-			return err
+		at := d.i
+		k, err := d.key()
+		if err != nil {
+			return out, err
 		}
+		v := sfItem{Kind: sfBoolean, Bool: true}
 		if !d.eof() && d.s[d.i] == '=' {
 			d.i++
-			if _, err := d.bareItem(); err != nil {
-				return err
+			if v, err = d.bareItem(); err != nil {
+				return out, err
 			}
 		}
+		dup := false
+		for j := range out {
+			if out[j].Key == k {
+				out[j].Val, out[j].Dup, dup = v, true, true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, sfParam{Key: k, Val: v, At: at})
+		}
 	}
-	return nil
+	return out, nil
 }
 
-func (d *sfParser) innerList() error {
+// innerList parses an Inner List (RFC 9651 section 4.2.1.2), keeping only
+// the parameters of the list itself.
+func (d *sfParser) innerList() ([]sfParam, error) {
 	d.i++ // (
 	for {
 		d.skipSP()
 		if d.eof() {
-			return d.errf("unterminated inner list")
+			return nil, d.errf("unterminated inner list")
 		}
 		if d.s[d.i] == ')' {
 			d.i++
 			return d.params()
 		}
 		if _, err := d.bareItem(); err != nil {
-			return err
+			return nil, err
 		}
-		if err := d.params(); err != nil {
-			return err
+		if _, err := d.params(); err != nil {
+			return nil, err
 		}
 		if !d.eof() && d.s[d.i] != ' ' && d.s[d.i] != ')' {
-			return d.errf("bad inner list")
+			return nil, d.errf("bad inner list")
 		}
 	}
 }
 
-// bareItem returns the token text for a Token and "" for other types.
-func (d *sfParser) bareItem() (string, error) {
+// bareItem parses one bare item (RFC 9651 section 4.2.3.1).
+func (d *sfParser) bareItem() (sfItem, error) {
 	if d.eof() {
-		return "", d.errf("missing value")
+		return sfItem{}, d.errf("missing value")
 	}
 	c := d.s[d.i]
 	switch {
 	case c == '-' || isDigit(c):
-		return "", d.number()
+		return d.number()
 	case c == '"':
-		return "", d.str()
+		s, err := d.str()
+		return sfItem{Kind: sfString, Text: s}, err
 	case c == '%':
 		d.i++
 		if d.eof() || d.s[d.i] != '"' {
-			return "", d.errf("bad display string")
+			return sfItem{}, d.errf("bad display string")
 		}
-		return "", d.str()
+		s, err := d.str()
+		return sfItem{Kind: sfDisplayString, Text: s}, err
 	case c == ':':
+		st := d.i
 		d.i++
 		for !d.eof() && d.s[d.i] != ':' {
 			b := d.s[d.i]
 			if !(isAlpha(b) || isDigit(b) || b == '+' || b == '/' || b == '=') {
-				return "", d.errf("bad byte sequence")
+				return sfItem{}, d.errf("bad byte sequence")
 			}
 			d.i++
 		}
 		if d.eof() {
-			return "", d.errf("unterminated byte sequence")
+			return sfItem{}, d.errf("unterminated byte sequence")
 		}
 		d.i++
-		return "", nil
+		return sfItem{Kind: sfByteSeq, Text: d.s[st:d.i]}, nil
 	case c == '?':
 		d.i++
 		if d.eof() || (d.s[d.i] != '0' && d.s[d.i] != '1') {
-			return "", d.errf("bad boolean")
+			return sfItem{}, d.errf("bad boolean")
 		}
 		d.i++
-		return "", nil
+		return sfItem{Kind: sfBoolean, Bool: d.s[d.i-1] == '1'}, nil
 	case c == '@':
 		d.i++
-		return "", d.number()
+		if d.eof() {
+			return sfItem{}, d.errf("bad date")
+		}
+		it, err := d.number()
+		if err == nil && it.Kind != sfInteger {
+			return sfItem{}, d.errf("a date must be an integer")
+		}
+		it.Kind = sfDate
+		return it, err
 	case isAlpha(c) || c == '*':
 		st := d.i
 		for !d.eof() && (isTChar(d.s[d.i]) || d.s[d.i] == ':' || d.s[d.i] == '/') {
 			d.i++
 		}
-		return d.s[st:d.i], nil
+		return sfItem{Kind: sfToken, Text: d.s[st:d.i]}, nil
 	}
-	return "", d.errf("unexpected %q", c)
+	return sfItem{}, d.errf("unexpected %q", c)
 }
 
-func (d *sfParser) number() error {
+// number parses an Integer or Decimal (RFC 9651 section 4.2.4).
+func (d *sfParser) number() (sfItem, error) {
+	from := d.i
 	if d.s[d.i] == '-' {
 		d.i++
+	}
+	if d.eof() || !isDigit(d.s[d.i]) {
+		return sfItem{}, d.errf("a number must start with a digit")
 	}
 	st, dot := d.i, -1
 	for !d.eof() {
@@ -211,27 +351,47 @@ func (d *sfParser) number() error {
 	}
 	n := d.i - st
 	if n == 0 || (dot < 0 && n > 15) || (dot >= 0 && (n > 16 || dot == d.i-1 || dot-st > 12 || d.i-dot-1 > 3)) {
-		return d.errf("bad number")
+		return sfItem{}, d.errf("bad number")
 	}
-	return nil
+	text := d.s[from:d.i]
+	if dot >= 0 {
+		return sfItem{Kind: sfDecimal, Text: text}, nil
+	}
+	v, _ := strconv.ParseInt(text, 10, 64) // at most 15 digits: cannot fail
+	return sfItem{Kind: sfInteger, Text: text, Int: v}, nil
 }
 
-func (d *sfParser) str() error {
+// str parses a String (RFC 9651 section 4.2.5) and returns it unescaped.
+func (d *sfParser) str() (string, error) {
 	d.i++ // opening quote
+	var b []byte
+	st := d.i
 	for !d.eof() {
 		c := d.s[d.i]
 		d.i++
 		switch {
 		case c == '\\':
 			if d.eof() || (d.s[d.i] != '"' && d.s[d.i] != '\\') {
-				return d.errf("bad escape")
+				return "", d.errf("bad escape")
 			}
+			if b == nil {
+				b = append([]byte{}, d.s[st:d.i-1]...)
+			}
+			b = append(b, d.s[d.i])
 			d.i++
 		case c == '"':
-			return nil
+			if b == nil {
+				return d.s[st : d.i-1], nil
+			}
+			return string(b), nil
 		case c < 0x20 || c > 0x7e:
-			return d.errf("bad string character")
+			d.i--
+			return "", d.errf("bad string character")
+		default:
+			if b != nil {
+				b = append(b, c)
+			}
 		}
 	}
-	return d.errf("unterminated string")
+	return "", d.errf("unterminated string")
 }

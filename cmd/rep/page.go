@@ -26,19 +26,22 @@ import (
 )
 
 func init() {
-	register(&command{name: "page", summary: "read a page's robots meta tags, X-Robots-Tag headers and links for a crawler", run: runPage})
+	register(&command{name: "page", summary: "read a page's robots meta tags, (X-)Robots-Tag headers and links for a crawler", run: runPage})
 }
 
 const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-tdmrep FILE] [-json] FILE|URL|-
 
 Reads the page-level robots rules of one page — every robots meta tag (head
-and body), every X-Robots-Tag header, data-nosnippet and robots-nocontent
-regions (count, position, the start of their text), link rel values,
-noai/noimageai, TDMRep and Content-Usage — and prints the effective
-policy for one crawler under its engine's combining rules (bingbot: Bing's,
-YandexBot: Yandex's, else Google's, or -profile), with the tag or header
-line each value came from and lint findings. Without -agent: Googlebot, or
-bingbot / Yandex for -profile bing / yandex.
+and body), every X-Robots-Tag header, the Robots-Tag structured header
+(draft-illyes-repext-03: applied under -profile rfc9309 only, as no search
+engine documents reading it; shown as not read under the others),
+data-nosnippet and robots-nocontent regions (count, position, the start of
+their text), link rel values, noai/noimageai, TDMRep and Content-Usage — and
+prints the effective policy for one crawler under its engine's combining
+rules (bingbot: Bing's, YandexBot: Yandex's, else Google's, or -profile),
+with the tag, header line or Robots-Tag member each value came from and lint
+findings. Without -agent: Googlebot, or bingbot / Yandex for -profile bing /
+yandex.
 
 FILE or - (standard input) is the HTML body; -H adds response header lines.
 A URL (http:// or https://) is fetched as the crawler would: the site's
@@ -139,6 +142,19 @@ type pageSourceJSON struct {
 	robotsmeta.Source
 	Rules   []string `json:"rules"`   // every rule read from it
 	Applied []string `json:"applied"` // those that reach this agent
+	// Note says why rules read from it do not apply, when that is the
+	// engine rather than the scope: a Robots-Tag member under an engine
+	// that does not read Robots-Tag.
+	Note string `json:"note,omitempty"`
+}
+
+// pageNotRead says why an engine does not apply a source's rules at all,
+// or "" when it reads the source.
+func pageNotRead(s robotsmeta.Source, prof robotsmeta.Profile) string {
+	if s.IsRobotsTag() && !robotsmeta.ReadsRobotsTag(prof) {
+		return fmt.Sprintf("not read under %s rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it", prof)
+	}
+	return ""
 }
 
 func runPage(e *env) int {
@@ -333,6 +349,9 @@ func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
 				sj.Applied = append(sj.Applied, r.String())
 			}
 		}
+		if len(sj.Rules) > 0 {
+			sj.Note = pageNotRead(s, pol.Profile)
+		}
 		j.Sources = append(j.Sources, sj)
 	}
 	j.Diagnostics = append(j.Diagnostics, pageDiagnostics(page, fetch)...)
@@ -458,7 +477,7 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 			fmt.Fprintf(w, "  %-16s  %-7s <%s> %q\n", k.name, fmt.Sprintf("%d:%d", r.Line, r.Column), r.Tag, ex)
 		}
 	}
-	var other []string
+	var other, unread []string
 	for i := range page.Rules {
 		r := &page.Rules[i]
 		if !page.Applies(r, pol.Agent, pol.Profile) {
@@ -466,11 +485,19 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 			if r.Lenient {
 				note = "space-separated list: Bing only; "
 			}
-			other = append(other, fmt.Sprintf("%s (%s%s)", r, note, page.Sources[r.Source]))
+			item := fmt.Sprintf("%s (%s%s)", r, note, page.Sources[r.Source])
+			if pageNotRead(page.Sources[r.Source], pol.Profile) != "" {
+				unread = append(unread, item)
+				continue
+			}
+			other = append(other, item)
 		}
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(w, "not for %s under %s rules: %s\n", pol.Agent, pol.Profile, strings.Join(other, "; "))
+	}
+	if len(unread) > 0 {
+		fmt.Fprintf(w, "Robots-Tag, not read under %s rules (draft-illyes-repext-03; -profile rfc9309 reads it): %s\n", pol.Profile, strings.Join(unread, "; "))
 	}
 	pageUsageText(w, uv)
 	diags := pageDiagnostics(page, fetch)
@@ -517,6 +544,9 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		}
 		if !strings.Contains(where, strings.Fields(string(e.Carrier))[0]) {
 			where = string(e.Carrier) + ", " + where
+		}
+		if strings.Contains(where, strconv.Quote(e.Value)) {
+			return where // a Robots-Tag member names its value already
 		}
 		return fmt.Sprintf("%s: %q", where, e.Value)
 	}
