@@ -761,6 +761,10 @@ func TestBrowser(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("page-url"), pub.URL+"/blog/post\r"),
 			chromedp.WaitVisible(chromedp.ID("page-usage")),
 		)
+		// The site's tdmrep.json was asked for, and there is none.
+		if got := text(t, ctx, "#page-tdmrep"); got != pub.URL+"/.well-known/tdmrep.json: no tdmrep.json (HTTP 404)" {
+			t.Errorf("tdmrep.json line %q", got)
+		}
 		// The directive table: one row per category, each crawler's
 		// preference and what decided it.
 		cell := func(agent, cat string) string {

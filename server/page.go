@@ -74,7 +74,8 @@ type pageCrawler struct {
 	// Usage is the page's usage-preference verdict for the crawler
 	// (rep.PageUsage): robots.txt's statements for the URL (those of
 	// Robots.usage) with the page's Content-Usage header, TDMRep header
-	// or meta, and noai/noimageai. The site's tdmrep.json is not read.
+	// or meta, noai/noimageai and, for a fetched page, the site's
+	// /.well-known/tdmrep.json (the answer's tdmrep).
 	Usage usage.Verdict `json:"usage"`
 }
 
@@ -124,6 +125,9 @@ type pageResponse struct {
 	Charset     string         `json:"charset,omitempty"`
 	Stop        string         `json:"stop"`
 	BytesRead   int64          `json:"bytes_read"`
+	// TDMRep is the fetch of the site's /.well-known/tdmrep.json, for a
+	// fetched page (rep.FetchTDMRep, through the guarded page client).
+	TDMRep *rep.TDMRepFetch `json:"tdmrep,omitempty"`
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -198,6 +202,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		resp.Fetch = fj
+		tf, err := rep.FetchTDMRep(ctx, s.pages, fj.FinalURL)
+		if err != nil {
+			tf.Note = "not fetched: " + err.Error()
+		}
+		resp.TDMRep = &tf
 	}
 
 	// The robots.txt verdict for the page, per crawler: from the pasted
@@ -278,7 +287,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		if r := resp.Crawlers[i].Robots; r != nil {
 			d = *r
 		}
-		resp.Crawlers[i].Usage = rep.PageUsage(d, &pols[i])
+		var tdm []usage.Evidence
+		if resp.TDMRep != nil {
+			tdm = resp.TDMRep.Evidence
+		}
+		resp.Crawlers[i].Usage = rep.PageUsage(d, &pols[i], tdm)
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

@@ -52,8 +52,9 @@ private and link-local addresses are refused unless -allow-private.
 It also prints the page's usage-preference verdict (aipref vocabulary:
 train-ai, ai-use, search): robots.txt Content-Usage and Content-Signal for
 the URL, the Content-Usage header, TDMRep (meta, header, and the site's
-/.well-known/tdmrep.json given with -tdmrep, URL mode) and noai/noimageai,
-the most restrictive statement winning, each with its carrier and line.
+/.well-known/tdmrep.json: in URL mode fetched from the page's origin, as
+the page was, unless -tdmrep gives it from a file) and noai/noimageai, the
+most restrictive statement winning, each with its carrier and line.
 
 Exit status: 0 the page is indexable by the agent, 1 it is not, 2 usage or
 input error.
@@ -94,6 +95,9 @@ type pageJSON struct {
 	Robots *rep.Decision `json:"robots,omitempty"`
 	// Usage is the page's usage-preference verdict (rep.PageUsage).
 	Usage *use.Verdict `json:"usage"`
+	// TDMRep is the fetch of the site's /.well-known/tdmrep.json (URL
+	// mode, the page allowed, no -tdmrep).
+	TDMRep *rep.TDMRepFetch `json:"tdmrep,omitempty"`
 	// NoSnippetRegions are the data-nosnippet elements, NoContentRegions
 	// the class="robots-nocontent" ones (outermost), with their positions.
 	NoSnippetRegions []pageRegionJSON `json:"nosnippet_regions"`
@@ -166,7 +170,7 @@ func runPage(e *env) int {
 	fs.Var(&headers, "H", "response header `'Name: value'` (repeatable), e.g. -H 'X-Robots-Tag: noindex'")
 	nowFlag := fs.String("now", "", "evaluation instant, `RFC3339` (drives unavailable_after); default the current time")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	tdmrepFile := fs.String("tdmrep", "", "the site's /.well-known/tdmrep.json, read from `FILE` (URL mode)")
+	tdmrepFile := fs.String("tdmrep", "", "the site's /.well-known/tdmrep.json, read from `FILE` instead of fetched (URL mode)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), pageUsage)
 		fs.PrintDefaults()
@@ -283,6 +287,9 @@ func runPage(e *env) int {
 			fmt.Fprintf(e.stderr, "rep page: -tdmrep: %v\n", err)
 			return exitUsage
 		}
+	} else if fetch != nil && fetch.allowed {
+		fetch.tdmrep = pageTDMRep(e, fetch.finalURL, *allowPrivate)
+		tdm = fetch.tdmrep.Evidence
 	}
 	uv := rep.PageUsage(decision, &pol, tdm)
 	status := exitOK
@@ -297,6 +304,7 @@ func runPage(e *env) int {
 		j.Engine, j.Notes = ag.Engine.String(), ag.Notes
 		if fetch != nil {
 			j.Robots = &fetch.decision
+			j.TDMRep = fetch.tdmrep
 		}
 		j.Usage = &uv
 		enc.Encode(j)
@@ -499,6 +507,15 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 	if len(unread) > 0 {
 		fmt.Fprintf(w, "Robots-Tag, not read under %s rules (draft-illyes-repext-03; -profile rfc9309 reads it): %s\n", pol.Profile, strings.Join(unread, "; "))
 	}
+	if fetch != nil && fetch.tdmrep != nil {
+		t := fetch.tdmrep
+		switch {
+		case t.Note != "":
+			fmt.Fprintf(w, "tdmrep.json: %s: %s\n", t.URL, t.Note)
+		default:
+			fmt.Fprintf(w, "tdmrep.json: %s (HTTP %d): entry %d applies\n", t.URL, t.Status, t.Evidence[0].Line)
+		}
+	}
 	pageUsageText(w, uv)
 	diags := pageDiagnostics(page, fetch)
 	if len(diags) > 0 {
@@ -587,7 +604,28 @@ type pageFetchResult struct {
 	status      int
 	contentType string
 	diags       []robotsmeta.Diagnostic
-	decision    rep.Decision // the robots.txt verdict of the last URL asked
+	decision    rep.Decision     // the robots.txt verdict of the last URL asked
+	tdmrep      *rep.TDMRepFetch // the site's tdmrep.json, when fetched
+}
+
+// pageTDMRep fetches the TDMRep file of the page's origin with the page
+// fetch's guard and limits; a failed fetch states nothing and says why.
+func pageTDMRep(e *env, pageURL string, allowPrivate bool) *rep.TDMRepFetch {
+	client := &http.Client{
+		Timeout:   30 * time.Second,
+		Transport: pageTransport(allowPrivate),
+		CheckRedirect: func(r *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("stopped after 5 redirects")
+			}
+			return nil
+		},
+	}
+	f, err := rep.FetchTDMRep(e.ctx, client, pageURL)
+	if err != nil {
+		f.Note = "not fetched: " + err.Error()
+	}
+	return &f
 }
 
 // pageTransport is the page fetch's transport: it refuses loopback,

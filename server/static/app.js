@@ -1057,7 +1057,10 @@ function renderPage(d) {
     }
     usageBox.appendChild(sec);
   }
-  usageBox.appendChild(el('p', 'hint', 'The site\'s /.well-known/tdmrep.json is not read here (rep page -tdmrep reads one).'));
+  const tdm = d.tdmrep ? el('p', 'hint', d.tdmrep.url + ': ' + (d.tdmrep.note || ('HTTP ' + d.tdmrep.status + ', ' + d.tdmrep.evidence[0].where)))
+    : el('p', 'hint', 'The site\'s /.well-known/tdmrep.json is read only for a fetched page.');
+  tdm.id = 'page-tdmrep';
+  usageBox.appendChild(tdm);
   frag.appendChild(usageBox);
 
   frag.appendChild(el('h2', '', 'Where the rules came from'));
