@@ -89,12 +89,16 @@ func jsonKind(k string) string {
 	switch k {
 	case "string":
 		return "a string"
-	case "slice":
+	case "slice", "array":
 		return "an array"
 	case "bool":
 		return "true or false"
 	case "struct", "map":
 		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "a whole number"
+	case "float32", "float64":
+		return "a number"
 	}
 	return "a " + k
 }
