@@ -89,10 +89,13 @@ func TestDiagnosticPlaces(t *testing.T) {
 		{"missing colon after blanks", "User-agent: *\n Disallow /x\n", "missing-colon", place{2, 10, robotstxt.Warning}},
 		{"misspelled key", "User-agent: *\n  Dissallow: /x\n", "misspelled-key", place{2, 3, robotstxt.Warning}},
 		{"invalid agent", "User-agent: Foo/1.0\nDisallow: /x\n", "invalid-agent", place{1, 16, robotstxt.Warning}},
+		{"invalid agent on a later line", "User-agent: *\nDisallow: /\nUser-agent: Foo/1.0\n", "invalid-agent", place{3, 16, robotstxt.Warning}},
 		{"invalid agent, no token", "User-agent:  /x\nDisallow: /x\n", "invalid-agent", place{1, 14, robotstxt.Warning}},
 		{"rule outside group", "  Disallow: /x\nUser-agent: *\n", "rule-outside-group", place{1, 3, robotstxt.Warning}},
+		{"rule outside group on a later line", "# c\n  Disallow: /x\nUser-agent: *\n", "rule-outside-group", place{2, 3, robotstxt.Warning}},
 		{"invalid value", "User-agent: *\nCrawl-delay:  soon\n", "invalid-value", place{2, 15, robotstxt.Warning}},
 		{"extension outside group", " Crawl-delay: 5\nUser-agent: *\n", "extension-outside-group", place{1, 2, robotstxt.Info}},
+		{"extension outside group on a later line", "# c\n Crawl-delay: 5\nUser-agent: *\n", "extension-outside-group", place{2, 2, robotstxt.Info}},
 		{"invalid utf-8", "User-agent: *\nDisallow: /\xffx\n", "invalid-utf8", place{2, 12, robotstxt.Warning}},
 		{"invalid utf-8 after a CR line end", "User-agent: *\rDisallow: /a\rAllow: /é\xe9\n", "invalid-utf8", place{3, 11, robotstxt.Warning}},
 	}
@@ -193,4 +196,21 @@ func TestPatternsByProfile(t *testing.T) {
 		{"index.htm at the root", "User-agent: *\nDisallow: /\nAllow: /index.htm\n", "x", "/", true, 3, robotstxt.IndexHTML},
 		{"index.html at the root, other paths", "User-agent: *\nDisallow: /\nAllow: /index.html\n", "x", "/a", false, 2, robotstxt.RuleMatched},
 	})
+}
+
+// TestSizeLimitDiagnostic: a file over the limit is read up to its last
+// line end within the limit (RFC 9309 §2.5), and the diagnostic points at
+// the first line not read.
+func TestSizeLimitDiagnostic(t *testing.T) {
+	in := "User-agent: *\nDisallow: /a\nDisallow: /b\n" // 40 bytes
+	f := robotstxt.ParseWith([]byte(in), robotstxt.Options{MaxBytes: 30})
+	want := robotstxt.Diagnostic{Line: 3, Column: 1, Severity: robotstxt.Error, Code: "size-limit",
+		Message: "file is 40 bytes; only the first 27 (up to the last line end within the limit) are read",
+		Hint:    "keep robots.txt under 500 KiB: crawlers ignore everything after the limit (RFC 9309 §2.5)"}
+	if d := f.Diagnostics(); len(d) != 1 || d[0] != want {
+		t.Errorf("diagnostics %+v, want [%+v]", d, want)
+	}
+	if !f.Truncated() || f.ParsedBytes() != 27 || f.Size() != 40 {
+		t.Errorf("truncated %v, parsed %d of %d; want true, 27 of 40", f.Truncated(), f.ParsedBytes(), f.Size())
+	}
 }
