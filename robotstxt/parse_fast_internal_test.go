@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,6 +50,9 @@ func TestFastRuleSameFile(t *testing.T) {
 		"tail bytes":       "User-agent: *\nDisallow: /ab*c\nAllow: /x#",
 		"nul at end":       "User-agent: *\nDisallow: /x\x00",
 		"bom":              "\xef\xbb\xbfUser-agent: *\nDisallow: /x\n",
+		// Blanks other than ' ' end a value too (Google strips ASCII
+		// whitespace), here where only the 8-byte round sees them.
+		"tabs after a value": "User-agent: *\nDisallow: zz\t\t\t\t \nDisallow: zz\t\t\t\t\t\t\n",
 	}
 	for name, body := range cases {
 		sameReading(t, name, []byte(body))
@@ -80,4 +84,39 @@ func FuzzFastRule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameReading(t, "input", data)
 	})
+}
+
+// TestFastRuleEveryByte pins fastRule's 8-bytes-a-round scan of a value
+// (plainValueEnd) to the general reading: every byte value, and the bytes
+// that end or spoil a plain value ('#', '%', '*', blanks, controls, DEL,
+// bytes ≥ 0x80) at every position of the first three rounds, alone and
+// before and after a '*', with blanks or a comment after the value.
+func TestFastRuleEveryByte(t *testing.T) {
+	const stem = "/abcdefghijklmnopqrstuvwxyz"
+	var b strings.Builder
+	for c := 0; c < 256; c++ {
+		if c == '\n' || c == '\r' {
+			continue
+		}
+		b.Reset()
+		b.WriteString("User-agent: *\n")
+		for k := 0; k < 24; k++ {
+			v := stem[:k+1] + string([]byte{byte(c)}) + "xyz0123456789"
+			b.WriteString("Disallow: " + v + "\n")
+			b.WriteString("Allow: " + v + "   \n")
+			b.WriteString("Disallow: /*" + v[1:] + "\n")
+			b.WriteString("Allow: " + stem[:k+1] + "*" + string([]byte{byte(c)}) + "\n")
+			b.WriteString("Disallow: " + stem[:k+1] + " # " + string([]byte{byte(c)}) + "\n")
+			b.WriteString("Allow: " + stem[:k+1] + string([]byte{byte(c)}) + "*xyz\n")
+		}
+		sameReading(t, fmt.Sprintf("byte %#x", c), []byte(b.String()))
+		// The value's last bytes, fewer than 8, end the file: the byte
+		// loop reads them, not the 8-byte rounds.
+		for k := 0; k < 17; k++ {
+			for _, end := range []string{"", "x"} {
+				body := "User-agent: *\nDisallow: " + stem[:k+1] + string([]byte{byte(c)}) + end
+				sameReading(t, fmt.Sprintf("byte %#x at the end", c), []byte(body))
+			}
+		}
+	}
 }
