@@ -99,7 +99,12 @@ func TestStatusTable(t *testing.T) {
 			w.WriteHeader(203)
 			fmt.Fprint(w, robotsBody)
 		}, Success, UseRules, 203, false, true},
+		// RFC 9309 §2.3.1.1: every 2xx is a success, 299 the last.
+		{"299", status(299), Success, UseRules, 299, true, true},
 		{"300", status(300), BadRedirect, AllowAll, 300, true, true},
+		// §2.3.1.2: 3xx are redirects; one that cannot be followed,
+		// 399 the last of them, makes the file unavailable.
+		{"399", status(399), BadRedirect, AllowAll, 399, true, true},
 		{"302 without Location", status(302), BadRedirect, AllowAll, 302, true, true},
 		{"304 unasked", status(304), BadRedirect, AllowAll, 304, true, true},
 		{"400", status(400), Unavailable, AllowAll, 400, true, true},
@@ -108,6 +113,9 @@ func TestStatusTable(t *testing.T) {
 		{"404", status(404), Unavailable, AllowAll, 404, true, true},
 		{"410", status(410), Unavailable, AllowAll, 410, true, true},
 		{"451", status(451), Unavailable, AllowAll, 451, true, true},
+		// §2.3.1.3: every 4xx but 429 (Google) makes the file
+		// unavailable, 499 the last.
+		{"499", status(499), Unavailable, AllowAll, 499, true, true},
 		{"429", status(429), Unreachable, DisallowAll, 429, false, false},
 		{"500", status(500), Unreachable, DisallowAll, 500, false, false},
 		{"502", status(502), Unreachable, DisallowAll, 502, false, false},
@@ -299,8 +307,9 @@ func TestTimeouts(t *testing.T) {
 			t.Errorf("%s", r.Outcome.String())
 		}
 	}
-	if r := get(t, f, trickle.URL); !strings.Contains(r.Outcome.Error, "body timeout") {
-		t.Errorf("trickle error %q does not name the body timeout", r.Outcome.Error)
+	// The cause is named once: the read's error already carries it.
+	if r := get(t, f, trickle.URL); strings.Count(r.Outcome.Error, "body timeout") != 1 {
+		t.Errorf("trickle error %q does not name the body timeout once", r.Outcome.Error)
 	}
 	// The whole-attempt timeout also bounds a server slow on headers.
 	f = newFetcher(t, Options{Timeout: 200 * time.Millisecond})
