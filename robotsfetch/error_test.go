@@ -1,9 +1,11 @@
 package robotsfetch
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -31,14 +33,23 @@ func TestOutcomeErr(t *testing.T) {
 		is      error // a cause errors.Is must find; nil: no error at all
 		status  int   // the *StatusError code errors.As must find, if any
 		refused bool
+		cause   string // what Outcome.Error must say
 	}{
 		{name: "200", h: text(robotsBody), c: Success},
 		{name: "404", h: status(404), c: Unavailable},
 		{name: "503", h: status(503), c: Unreachable, status: 503},
 		{name: "429", h: status(429), c: Unreachable, status: 429},
-		{name: "redirect loop", h: redirectLoop, c: TooManyRedirects, is: ErrTooManyRedirects},
-		{name: "301 without Location", h: noLocation, c: BadRedirect, is: ErrBadRedirect},
-		{name: "redirect to ftp", h: toFTP, c: BadRedirect, is: ErrBadRedirect},
+		{name: "redirect loop", h: redirectLoop, c: TooManyRedirects, is: ErrTooManyRedirects, cause: "too many redirects: more than 5"},
+		{name: "301 without Location", h: noLocation, c: BadRedirect, is: ErrBadRedirect, cause: "unfollowable redirect: 301 with no Location to follow"},
+		{name: "300", h: status(300), c: BadRedirect, is: ErrBadRedirect, cause: "unfollowable redirect: 300 with no Location to follow"},
+		{name: "304 unasked", h: status(304), c: BadRedirect, is: ErrBadRedirect, cause: "unfollowable redirect: 304 to a request that was not conditional"},
+		{name: "redirect to ftp", h: toFTP, c: BadRedirect, is: ErrBadRedirect, cause: "unfollowable redirect: to ftp://example.com/robots.txt, which has no robots.txt to fetch"},
+		// A body that cannot be read names its cause once, with no
+		// context cause that is not there.
+		{name: "corrupt gzip", h: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			fmt.Fprint(w, "not gzip at all")
+		}, c: Unreachable, is: gzip.ErrHeader, cause: "200, reading the body: gzip: invalid header"},
 		{name: "guarded loopback", h: text(robotsBody), guard: true, c: Unreachable, is: ErrRefused, refused: true},
 	}
 	for _, tt := range tests {
@@ -49,6 +60,9 @@ func TestOutcomeErr(t *testing.T) {
 				t.Fatalf("%s, refused %v; want %s, refused %v", o.String(), o.Refused, tt.c, tt.refused)
 			}
 			wantErr := tt.is != nil || tt.status != 0
+			if tt.cause != "" && o.Error != tt.cause {
+				t.Errorf("Error %q, want %q", o.Error, tt.cause)
+			}
 			b, err := Encode(&Entry{Last: o})
 			if err != nil {
 				t.Fatal(err)

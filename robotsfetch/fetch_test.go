@@ -99,7 +99,12 @@ func TestStatusTable(t *testing.T) {
 			w.WriteHeader(203)
 			fmt.Fprint(w, robotsBody)
 		}, Success, UseRules, 203, false, true},
+		// RFC 9309 §2.3.1.1: every 2xx is a success, 299 the last.
+		{"299", status(299), Success, UseRules, 299, true, true},
 		{"300", status(300), BadRedirect, AllowAll, 300, true, true},
+		// §2.3.1.2: 3xx are redirects; one that cannot be followed,
+		// 399 the last of them, makes the file unavailable.
+		{"399", status(399), BadRedirect, AllowAll, 399, true, true},
 		{"302 without Location", status(302), BadRedirect, AllowAll, 302, true, true},
 		{"304 unasked", status(304), BadRedirect, AllowAll, 304, true, true},
 		{"400", status(400), Unavailable, AllowAll, 400, true, true},
@@ -108,6 +113,9 @@ func TestStatusTable(t *testing.T) {
 		{"404", status(404), Unavailable, AllowAll, 404, true, true},
 		{"410", status(410), Unavailable, AllowAll, 410, true, true},
 		{"451", status(451), Unavailable, AllowAll, 451, true, true},
+		// §2.3.1.3: every 4xx but 429 (Google) makes the file
+		// unavailable, 499 the last.
+		{"499", status(499), Unavailable, AllowAll, 499, true, true},
 		{"429", status(429), Unreachable, DisallowAll, 429, false, false},
 		{"500", status(500), Unreachable, DisallowAll, 500, false, false},
 		{"502", status(502), Unreachable, DisallowAll, 502, false, false},
@@ -124,6 +132,13 @@ func TestStatusTable(t *testing.T) {
 		{"unsupported encoding", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", "br")
 			fmt.Fprint(w, "\x0b\x02\x80garbage")
+		}, Unreachable, DisallowAll, 200, false, false},
+		{"deflate too short for a header", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "deflate")
+			fmt.Fprint(w, "x")
+		}, Unreachable, DisallowAll, 200, false, false},
+		{"deflate with no body", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "deflate")
 		}, Unreachable, DisallowAll, 200, false, false},
 		{"corrupt gzip", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", "gzip")
@@ -299,8 +314,9 @@ func TestTimeouts(t *testing.T) {
 			t.Errorf("%s", r.Outcome.String())
 		}
 	}
-	if r := get(t, f, trickle.URL); !strings.Contains(r.Outcome.Error, "body timeout") {
-		t.Errorf("trickle error %q does not name the body timeout", r.Outcome.Error)
+	// The cause is named once: the read's error already carries it.
+	if r := get(t, f, trickle.URL); strings.Count(r.Outcome.Error, "body timeout") != 1 {
+		t.Errorf("trickle error %q does not name the body timeout once", r.Outcome.Error)
 	}
 	// The whole-attempt timeout also bounds a server slow on headers.
 	f = newFetcher(t, Options{Timeout: 200 * time.Millisecond})
@@ -447,9 +463,12 @@ func TestGzipBomb(t *testing.T) {
 }
 
 func TestEncodings(t *testing.T) {
-	for _, enc := range []struct{ header, writer string }{{"gzip", "gzip"}, {"x-gzip", "gzip"}, {"deflate", "zlib"}, {"deflate", "flate"}} {
+	for _, enc := range []struct{ header, writer string }{{"gzip", "gzip"}, {"x-gzip", "gzip"}, {"deflate", "zlib"}, {"deflate", "flate"}, {"identity", ""}, {" Identity ", ""}} {
 		t.Run(enc.header+"/"+enc.writer, func(t *testing.T) {
-			body := compressed(t, enc.writer, []byte(robotsBody))
+			body := []byte(robotsBody)
+			if enc.writer != "" {
+				body = compressed(t, enc.writer, body)
+			}
 			s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Encoding", enc.header)
 				w.Write(body)
@@ -497,6 +516,33 @@ func TestHTML(t *testing.T) {
 	}
 }
 
+// TestContentTypeWarning: RFC 9309 §2.3 says the file MUST be text/plain;
+// any other media type is parsed all the same, with WarnContentType. A
+// response with no Content-Type is not warned about.
+func TestContentTypeWarning(t *testing.T) {
+	for _, tt := range []struct {
+		ct   []string // nil: no Content-Type header at all
+		warn bool
+	}{
+		{nil, false},
+		{[]string{"text/plain"}, false},
+		{[]string{"text/plain; charset=utf-8"}, false},
+		{[]string{"Text/Plain"}, false},
+		{[]string{"text/html"}, true},
+		{[]string{"application/octet-stream"}, true},
+		{[]string{"text/plain;;"}, true},
+	} {
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Type"] = tt.ct // nil keeps the server from sniffing one
+			fmt.Fprint(w, robotsBody)
+		})
+		r := get(t, newFetcher(t, Options{}), s.URL)
+		if o := r.Outcome; o.Case != Success || o.Has(WarnContentType) != tt.warn || r.Check("/private").Allowed {
+			t.Errorf("Content-Type %q: %s, warnings %v; want content-type %v", tt.ct, o.String(), o.Warnings, tt.warn)
+		}
+	}
+}
+
 func TestCacheControl(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	date := now.Format(http.TimeFormat)
@@ -514,6 +560,21 @@ func TestCacheControl(t *testing.T) {
 		{"Age over max-age", map[string]string{"Cache-Control": "max-age=60", "Age": "100"}, 0, false},
 		{"invalid max-age", map[string]string{"Cache-Control": "max-age=soon"}, 0, false},
 		{"quoted max-age", map[string]string{"Cache-Control": `max-age="120"`}, 2 * time.Minute, false},
+		// Two max-age directives: the shorter lifetime wins, whichever
+		// comes first, and however large the other.
+		{"two max-age", map[string]string{"Cache-Control": "max-age=60, max-age=120"}, time.Minute, false},
+		{"two max-age, the second past Duration", map[string]string{"Cache-Control": "max-age=60, max-age=10000000000"}, time.Minute, false},
+		// RFC 9111 §1.2.2: a delta-seconds too large to represent is read
+		// as the greatest value the cache can represent, not as invalid.
+		{"max-age past int64", map[string]string{"Cache-Control": "max-age=99999999999999999999"}, 24 * time.Hour, false},
+		{"negative max-age past int64", map[string]string{"Cache-Control": "max-age=-99999999999999999999"}, 0, false},
+		{"Age past int64", map[string]string{"Cache-Control": "max-age=600", "Age": "99999999999999999999"}, 0, false},
+		// max-age and Age are both read up to 2^32 seconds: past that,
+		// the response is as old as it may live.
+		{"max-age and Age past 2^32 s", map[string]string{"Cache-Control": "max-age=8589934592", "Age": "4294967296"}, 0, false},
+		{"Age 1", map[string]string{"Cache-Control": "max-age=60", "Age": "1"}, 59 * time.Second, false},
+		{"Age 0", map[string]string{"Cache-Control": "max-age=60", "Age": "0"}, time.Minute, false},
+		{"negative Age ignored", map[string]string{"Cache-Control": "max-age=60", "Age": "-5"}, time.Minute, false},
 		{"no-cache", map[string]string{"Cache-Control": "no-cache"}, 0, false},
 		{"no-store", map[string]string{"Cache-Control": "No-Store"}, 0, true},
 		{"max-age wins over Expires", map[string]string{"Cache-Control": "max-age=60", "Expires": now.Add(time.Hour).Format(http.TimeFormat)}, time.Minute, false},
@@ -531,6 +592,43 @@ func TestCacheControl(t *testing.T) {
 		ttl, noStore := freshness(h, now, 24*time.Hour, 24*time.Hour)
 		if ttl != tt.ttl || noStore != tt.noStore {
 			t.Errorf("%s: ttl %v noStore %v, want %v %v", tt.name, ttl, noStore, tt.ttl, tt.noStore)
+		}
+	}
+}
+
+// TestRetryAfterValues: Retry-After (RFC 9110 §10.2.3) is delay-seconds
+// or an HTTP date; anything else is no answer, and the retry interval
+// applies.
+func TestRetryAfterValues(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		value string
+		d     time.Duration
+		ok    bool
+	}{
+		{"", 0, false},
+		{"120", 2 * time.Minute, true},
+		{" 120 ", 2 * time.Minute, true},
+		{"1", time.Second, true},
+		{"0", 0, true},
+		{"-1", 0, false},
+		{"soon", 0, false},
+		{"4294967296", 4294967296 * time.Second, true},
+		{"4294967297", 4294967296 * time.Second, true},
+		// RFC 9111 §1.2.2, as for max-age: too large to represent is
+		// the greatest value, not garbage.
+		{"99999999999999999999", 4294967296 * time.Second, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		if tt.value != "" {
+			h.Set("Retry-After", tt.value)
+		}
+		d, ok := retryAfter(h, now)
+		if d != tt.d || ok != tt.ok {
+			t.Errorf("Retry-After %q: %v, %v; want %v, %v", tt.value, d, ok, tt.d, tt.ok)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -33,14 +34,14 @@ func freshness(h http.Header, now time.Time, def, limit time.Duration) (ttl time
 				// once MinAge has passed.
 				maxAge, hasMaxAge = 0, true
 			case "max-age":
-				n, err := strconv.ParseInt(strings.Trim(strings.TrimSpace(val), `"`), 10, 64)
-				if err != nil || n < 0 {
+				d, ok := deltaSeconds(strings.Trim(strings.TrimSpace(val), `"`))
+				if !ok {
 					// RFC 9111 §4.2.1: an invalid max-age means stale.
 					maxAge, hasMaxAge = 0, true
 					continue
 				}
-				if !hasMaxAge || time.Duration(n)*time.Second < maxAge {
-					maxAge = time.Duration(min(n, 1<<32)) * time.Second
+				if !hasMaxAge || d < maxAge {
+					maxAge = d
 				}
 				hasMaxAge = true
 			}
@@ -51,8 +52,8 @@ func freshness(h http.Header, now time.Time, def, limit time.Duration) (ttl time
 		ttl = 0
 	case hasMaxAge:
 		ttl = maxAge
-		if age, err := strconv.ParseInt(strings.TrimSpace(h.Get("Age")), 10, 64); err == nil && age > 0 {
-			ttl -= time.Duration(min(age, 1<<32)) * time.Second
+		if age, ok := deltaSeconds(strings.TrimSpace(h.Get("Age"))); ok {
+			ttl -= age
 		}
 	case h.Get("Expires") != "":
 		exp, err := http.ParseTime(h.Get("Expires"))
@@ -75,13 +76,28 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-		return time.Duration(min(n, 1<<32)) * time.Second, true
+	if d, ok := deltaSeconds(v); ok {
+		return d, true
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(0, t.Sub(now)), true
 	}
 	return 0, false
+}
+
+// deltaSeconds reads a number of seconds (delta-seconds, RFC 9111 §1.2.2)
+// as a duration of at most 2^32 seconds, the greatest it represents: a
+// number too large for an int64 is read as that too, as the RFC asks, not
+// as invalid. ok is false for a negative number or one that is no number.
+func deltaSeconds(s string) (d time.Duration, ok bool) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		err = nil // n is math.MaxInt64, or math.MinInt64 and refused below
+	}
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return time.Duration(min(n, 1<<32)) * time.Second, true
 }
 
 // decodeBody wraps body in a decoder for its Content-Encoding. Only what we

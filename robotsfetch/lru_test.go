@@ -3,6 +3,7 @@ package robotsfetch
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,5 +102,57 @@ func TestMemoryStoreBytes(t *testing.T) {
 	}
 	if e, _ := s.Get(context.Background(), "k0"); e != nil {
 		t.Error("the entry that expires first is still held")
+	}
+}
+
+// TestClockReplace: a refreshed origin counts as used (the CLOCK sweep
+// spares it once), and the byte count follows its new size.
+func TestClockReplace(t *testing.T) {
+	body := func(n int) *Robots { return &Robots{Body: make([]byte, n)} }
+	c := &lru{max: 2}
+	a := &item{origin: "https://a.example", robots: body(100)}
+	c.put(a)
+	c.put(&item{origin: "https://b.example", robots: body(100)})
+	a2 := &item{origin: a.origin, robots: body(1000)}
+	c.put(a2) // a refreshed, larger
+	b := c.m["https://b.example"]
+	if c.bytes != a2.size+b.size {
+		t.Fatalf("%d bytes counted, the items hold %d + %d", c.bytes, a2.size, b.size)
+	}
+	c.put(&item{origin: "https://c.example", robots: body(100)})
+	if c.get(a.origin) != a2 || c.get("https://b.example") != nil {
+		t.Errorf("after a third origin: a held %v, b held %v; want a kept, b evicted",
+			c.get(a.origin) != nil, c.get("https://b.example") != nil)
+	}
+}
+
+// TestFootprint: an origin held in memory counts about three times its
+// body (the body, and the parsed file at about twice its input) and a
+// fixed overhead, so an empty file still counts.
+func TestFootprint(t *testing.T) {
+	for _, n := range []int{0, 512000} {
+		s := newSite(t, text(strings.Repeat("#", n)))
+		f := newFetcher(t, Options{})
+		get(t, f, s.URL)
+		if got := f.CacheBytes(); got <= int64(2*n) || got > int64(3*n+4096) || got <= 0 {
+			t.Errorf("a body of %d bytes counts %d", n, got)
+		}
+	}
+}
+
+// TestClockBytesBound: items adding up to exactly the byte bound are all
+// kept; one byte less and one goes.
+func TestClockBytesBound(t *testing.T) {
+	size := footprint(&Robots{Body: make([]byte, 100)})
+	for _, tt := range []struct {
+		bound int64
+		held  int
+	}{{2 * size, 2}, {2*size - 1, 1}, {2*size + 1, 2}} {
+		c := &lru{max: 10, maxBytes: tt.bound}
+		c.put(&item{origin: "https://a.example", robots: &Robots{Body: make([]byte, 100)}})
+		c.put(&item{origin: "https://b.example", robots: &Robots{Body: make([]byte, 100)}})
+		if c.len() != tt.held {
+			t.Errorf("bound %d, two items of %d: %d held, want %d", tt.bound, size, c.len(), tt.held)
+		}
 	}
 }

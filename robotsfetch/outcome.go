@@ -328,7 +328,11 @@ func (o *Outcome) String() string {
 	}
 	s += o.Case.String() + " (" + o.Verdict.String() + ")"
 	if n := len(o.Redirects); n > 0 {
-		s += fmt.Sprintf(", %d redirect(s) to %s", n, o.FinalURL)
+		to := o.FinalURL
+		if to == "" { // the last target asked did not answer
+			to = o.Redirects[n-1]
+		}
+		s += fmt.Sprintf(", %d redirect(s) to %s", n, to)
 	}
 	switch u := o.failedURL(); {
 	case o.Error != "" && u != o.URL:
