@@ -82,7 +82,7 @@ func Decode(b []byte) (*Entry, error) {
 // StoreKey returns the key under which a Fetcher sending userAgent keeps
 // origin's entry in a Store: the origin, "#", and the first 16 hex digits
 // of the SHA-256 of the User-Agent header, e.g.
-// "https://example.com#5d41402abc4b2a76".
+// "https://example.com#f3454672269966bc" for the User-Agent "rep/1.0".
 //
 // A server may answer robots.txt differently by User-Agent (cloaking,
 // or rules served to some crawlers only), and it decides on the whole
