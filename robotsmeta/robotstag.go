@@ -17,11 +17,12 @@ const RobotsTagLimit = 8 << 10
 // ReadsRobotsTag reports whether profile p applies the rules of the
 // Robots-Tag response header (draft-illyes-repext-03). Only rfc9309 does:
 // the draft extends RFC 9309, and that profile follows the standards to
-// the letter. Google, Bing and Yandex document X-Robots-Tag only (the
-// draft's author works at Google, but Google's robots meta documentation
-// of 2026-03-24 does not list Robots-Tag), so under their profiles
-// Robots-Tag rules are parsed and reported with their sources but reach
-// no crawler.
+// the letter. No search engine documents reading Robots-Tag: Google's
+// robots meta documentation (rev. 2026-03-24) documents X-Robots-Tag and
+// not Robots-Tag, though the draft's author works at Google, and the Bing
+// and Yandex pages this package follows do not mention it. Under their
+// profiles Robots-Tag rules are parsed and reported with their sources but
+// reach no crawler.
 func ReadsRobotsTag(p Profile) bool { return p == RFC9309 }
 
 // IsRobotsTag reports whether s is a member of a Robots-Tag field.
@@ -79,14 +80,11 @@ func (p *Page) readRobotsTag(lines []fieldLine, o *Options) {
 	// why at offset off of the joined value.
 	ignore := func(off int, format string, args ...any) {
 		k, col := where(off)
-		src := -1
-		for i, l := range used {
-			j := p.addSource(Source{Kind: FromHeader, Name: l.name, Value: l.value, Line: l.n})
-			if i == k {
-				src = j
-			}
+		first := len(p.Sources)
+		for _, l := range used {
+			p.addSource(Source{Kind: FromHeader, Name: l.name, Value: l.value, Line: l.n})
 		}
-		p.diag(Error, "robots-tag-invalid", used[k].n, col, src, format, args...)
+		p.diag(Error, "robots-tag-invalid", used[k].n, col, first+k, format, args...)
 	}
 
 	in := s
@@ -106,8 +104,9 @@ func (p *Page) readRobotsTag(lines []fieldLine, o *Options) {
 			ignore(se.Offset, "Robots-Tag is not a valid Structured Field List (%s): the whole field is ignored (RFC 9651 section 4.2)", se.Msg)
 			return
 		}
-	} else if over && len(members) > 0 {
-		// The last member reaches the limit: it may be cut short.
+	} else if over {
+		// The last member reaches the limit: it may be cut short. (A
+		// value over the limit that parses has at least one member.)
 		members = members[:len(members)-1]
 	}
 	if over {
@@ -125,19 +124,10 @@ func (p *Page) readRobotsTag(lines []fieldLine, o *Options) {
 	// or the global identifier *"). RFC 9651 section 2: violating a
 	// field's constraints should have the effect of a parse failure.
 	for _, m := range members {
-		msg := ""
-		switch {
-		case m.Inner:
-			msg = "an Inner List"
-		case m.Item.Kind != sfToken && m.Item.Kind != sfString:
-			msg = m.Item.Kind.article()
-		case m.Item.Text != "*" && !isProductToken(m.Item.Text):
-			msg = fmt.Sprintf("%q, not a product token (RFC 9309 section 2.2.1: letters, '-' and '_')", m.Item.Text)
-		default:
-			continue
+		if what := notProductToken(m); what != "" {
+			ignore(m.Start, "Robots-Tag member %q is %s: each member must name a product token or * (draft-illyes-repext-03 section 3.1.1); the whole field is ignored (RFC 9651 section 2)", s[m.Start:m.End], what)
+			return
 		}
-		ignore(m.Start, "Robots-Tag member %q is %s: each member must name a product token or * (draft-illyes-repext-03 section 3.1.1); the whole field is ignored (RFC 9651 section 2)", s[m.Start:m.End], msg)
-		return
 	}
 	for _, m := range members {
 		k, col := where(m.Start)
@@ -145,6 +135,20 @@ func (p *Page) readRobotsTag(lines []fieldLine, o *Options) {
 		src := p.addSource(Source{Kind: FromHeader, Name: l.name, Value: s[m.Start:m.End], Line: l.n, Column: col})
 		p.robotsTagMember(m, src, l.n, col-m.Start, o)
 	}
+}
+
+// notProductToken says what member m is when it is not an Item naming "*"
+// or a product token, or returns "".
+func notProductToken(m sfMember) string {
+	switch {
+	case m.Inner:
+		return "an Inner List"
+	case m.Item.Kind != sfToken && m.Item.Kind != sfString:
+		return m.Item.Kind.article()
+	case m.Item.Text != "*" && !isProductToken(m.Item.Text):
+		return fmt.Sprintf("%q, not a product token (RFC 9309 section 2.2.1: letters, '-' and '_')", m.Item.Text)
+	}
+	return ""
 }
 
 // isProductToken reports whether s is an RFC 9309 product token:
@@ -175,7 +179,9 @@ func (p *Page) robotsTagMember(m sfMember, src, line, shift int, o *Options) {
 		r.Scope, r.Source = scope, src
 		p.Rules = append(p.Rules, r)
 	}
-	c := listCtx{header: true, scope: scope, src: src, line: line, lint: true, now: o.Now, agent: o.Agent, prof: o.Profile}
+	// What valued() reads of the context: the crawler and instant its date
+	// lint is about; positions and scope come from warn and emit.
+	c := listCtx{now: o.Now, agent: o.Agent, prof: o.Profile}
 	if len(m.Params) == 0 {
 		if d := LookupDirective(m.Item.Text); d != Invalid {
 			// "Robots-Tag: noindex" reads as a crawler named noindex.
@@ -211,7 +217,7 @@ func (p *Page) robotsTagMember(m sfMember, src, line, shift int, o *Options) {
 					continue
 				}
 				text = time.Unix(v.Int, 0).UTC().Format(time.RFC3339)
-			case sfInteger, sfDecimal, sfToken, sfString:
+			case sfInteger, sfToken, sfString:
 				text = v.Text
 			default:
 				warn(Warning, "invalid-value", pr.At, "%s: %s is not a value for it; rule ignored", d, v.Kind.article())

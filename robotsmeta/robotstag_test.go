@@ -201,6 +201,8 @@ func TestRobotsTagLimit(t *testing.T) {
 			[]string{"Robots-Tag: " + exact + "x"}, true, "robots-tag-limit", -1},
 		{"over the limit: a member complete before it is honoured",
 			[]string{"Robots-Tag: " + last + ", " + robotsTagPad(kib8) + "p;nofollow"}, false, "robots-tag-limit", -1},
+		{"over the limit: the member just before the cut one is honoured",
+			[]string{"Robots-Tag: " + robotsTagPad(kib8-25) + last + ", " + strings.Repeat("z", 30) + ";nofollow"}, false, "robots-tag-limit", -1},
 		{"over the limit, the cut inside a String: members before it stand",
 			[]string{"Robots-Tag: " + last + ", \"" + strings.Repeat("a", kib8) + "\";nofollow"}, false, "robots-tag-limit", 1},
 		{"over the limit across field lines: joined, then cut",

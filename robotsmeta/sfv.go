@@ -339,22 +339,25 @@ func (d *sfParser) number() (sfItem, error) {
 	if d.eof() || !isDigit(d.s[d.i]) {
 		return sfItem{}, d.errf("a number must start with a digit")
 	}
+	// dot is the offset of the decimal point, -1 for an Integer. A second
+	// '.' ends the number (and fails the member after it).
 	st, dot := d.i, -1
 	for !d.eof() {
 		c := d.s[d.i]
-		if c == '.' && dot < 0 {
+		if c == '.' && dot == -1 {
 			dot = d.i
 		} else if !isDigit(c) {
 			break
 		}
 		d.i++
 	}
-	n := d.i - st
-	if n == 0 || (dot < 0 && n > 15) || (dot >= 0 && (n > 16 || dot == d.i-1 || dot-st > 12 || d.i-dot-1 > 3)) {
+	// At most 15 digits in an Integer; a Decimal has 1 to 12 digits, '.',
+	// and 1 to 3 digits (which keeps it within 16 characters).
+	if dot == -1 && d.i-st > 15 || dot != -1 && (dot-st > 12 || d.i-dot-1 == 0 || d.i-dot-1 > 3) {
 		return sfItem{}, d.errf("bad number")
 	}
 	text := d.s[from:d.i]
-	if dot >= 0 {
+	if dot != -1 {
 		return sfItem{Kind: sfDecimal, Text: text}, nil
 	}
 	v, _ := strconv.ParseInt(text, 10, 64) // at most 15 digits: cannot fail
