@@ -44,11 +44,11 @@ func main() {
 		})))
 	}
 	// The answer rep serve gives for the site's /private/p1, computed once.
-	f, err := robotsfetch.New(robotsfetch.Options{UserAgent: "bareserve"})
+	a, err := rep.NewAgent("Googlebot", rep.AgentOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, err := rep.NewAgent("Googlebot", rep.AgentOptions{})
+	f, err := rep.NewFetchers(robotsfetch.Options{UserAgent: "bareserve"}).For(a)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -117,7 +117,8 @@ func ColdFleet(t *testing.T, st robotsfetch.Store, fetchers, hosts int, delay ti
 	}
 	var fs []*robotsfetch.Fetcher
 	for range fetchers {
-		f, err := robotsfetch.New(robotsfetch.Options{UserAgent: "ExampleBot/1.0", Store: st})
+		// Each Fetchers is one process's: its own cache, the Store shared.
+		f, err := rep.NewFetchers(robotsfetch.Options{UserAgent: "ExampleBot/1.0", Store: st}).For(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
