@@ -45,9 +45,8 @@ type Options struct {
 	Signatures *botauth.Verifier
 	// Grace is the robots.txt cache allowance (default DefaultGrace).
 	Grace time.Duration
-	// TopK is how many paths to track per crawler (default 1000); Report
-	// lists the top TopPaths (default 20).
-	TopK, TopPaths int
+	// TopK is how many paths to track and report per crawler (default 1000).
+	TopK int
 	// MaxIPs bounds the distinct (crawler, day, address) entries whose
 	// verification is deferred to Finish or whose inline verdict is cached
 	// (default 1<<20); past it, requests are verified as they come.
@@ -63,9 +62,6 @@ func (o *Options) defaults() {
 	}
 	if o.TopK <= 0 {
 		o.TopK = 1000
-	}
-	if o.TopPaths <= 0 {
-		o.TopPaths = 20
 	}
 	if o.MaxIPs <= 0 {
 		o.MaxIPs = 1 << 20
