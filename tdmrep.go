@@ -40,9 +40,11 @@ type TDMRepFetch struct {
 // about pageURL, for PageUsage. A site without one (HTTP 404 or 410)
 // states nothing through it, nor does one that answers with another status
 // or a file longer than MaxTDMRepBytes, and Note says why; a file that is
-// not TDMRep JSON has its *usage.TDMRepError in Err. The error is for what stops the question
-// itself: a pageURL that is not absolute, a failed request (refused by the
-// client's guard, a timeout). The client decides redirects, addresses and
+// not TDMRep JSON has its *usage.TDMRepError in Err. The error is for what
+// stops the question itself: a pageURL that is not absolute, or a failed
+// request (refused by the client's guard, a timeout), which Note also
+// gives as "not fetched: ..." for a caller that only reports it. The
+// client decides redirects, addresses and
 // time limits: a door that fetches for someone else passes its guarded one.
 func FetchTDMRep(ctx context.Context, client *http.Client, pageURL string) (TDMRepFetch, error) {
 	u, err := url.Parse(pageURL)
@@ -57,6 +59,7 @@ func FetchTDMRep(ctx context.Context, client *http.Client, pageURL string) (TDMR
 	req.Header.Set("Accept", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
+		f.Note = "not fetched: " + err.Error()
 		return f, err
 	}
 	defer resp.Body.Close()

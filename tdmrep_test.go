@@ -96,7 +96,7 @@ func TestFetchTDMRepErrors(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
-	if _, err := rep.FetchTDMRep(context.Background(), srv.Client(), srv.URL+"/a"); err == nil {
-		t.Error("closed server: no error")
+	if f, err := rep.FetchTDMRep(context.Background(), srv.Client(), srv.URL+"/a"); err == nil || !strings.HasPrefix(f.Note, "not fetched: ") {
+		t.Errorf("closed server: error %v, note %q", err, f.Note)
 	}
 }

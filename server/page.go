@@ -202,10 +202,8 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		resp.Fetch = fj
-		tf, err := rep.FetchTDMRep(ctx, s.pages, fj.FinalURL)
-		if err != nil {
-			tf.Note = "not fetched: " + err.Error()
-		}
+		// A failed fetch states nothing; its Note says why.
+		tf, _ := rep.FetchTDMRep(ctx, s.pages, fj.FinalURL)
 		resp.TDMRep = &tf
 	}
 

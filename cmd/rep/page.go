@@ -621,10 +621,8 @@ func pageTDMRep(e *env, pageURL string, allowPrivate bool) *rep.TDMRepFetch {
 			return nil
 		},
 	}
-	f, err := rep.FetchTDMRep(e.ctx, client, pageURL)
-	if err != nil {
-		f.Note = "not fetched: " + err.Error()
-	}
+	// A failed fetch states nothing; its Note says why.
+	f, _ := rep.FetchTDMRep(e.ctx, client, pageURL)
 	return &f
 }
 
