@@ -93,12 +93,8 @@ func (k listedKeys) Key(ctx context.Context, agent *botauth.Agent, keyid string)
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}
 	}
-	if o := origin(agent.URL); o != "" {
-		for _, l := range k.c.Verify.SignatureAgents {
-			if origin(l) == o {
-				return k.src.Key(ctx, agent, keyid)
-			}
-		}
+	if identity.DirectoryListed(k.c, agent.URL) {
+		return k.src.Key(ctx, agent, keyid)
 	}
 	listed := "no Signature-Agent"
 	if len(k.c.Verify.SignatureAgents) > 0 {
@@ -106,15 +102,6 @@ func (k listedKeys) Key(ctx context.Context, agent *botauth.Agent, keyid string)
 	}
 	return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid,
 		Detail: fmt.Sprintf("the registry lists %s for %s, not %s: its keys are not looked up", listed, k.c.Name, agent.URL)}
-}
-
-// origin returns scheme://host[:port] of u, lower-cased, or "".
-func origin(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.Scheme == "" || p.Host == "" {
-		return ""
-	}
-	return strings.ToLower(p.Scheme + "://" + p.Host)
 }
 
 // SavedDirectories is a botauth.KeySource for offline audits: copies of

@@ -175,25 +175,6 @@ func TestSignedMethod(t *testing.T) {
 	}
 }
 
-// TestOrigin: origin is scheme://host[:port] in lower case, "" for what
-// has no scheme or no host or does not parse.
-func TestOrigin(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"https://Agent.Bot.Goog", "https://agent.bot.goog"},
-		{"https://agent.bot.goog:8443/x?y", "https://agent.bot.goog:8443"},
-		{"agent.bot.goog", ""},
-		{"//agent.bot.goog", ""},
-		{"https:///path", ""},
-		{"https://", ""},
-		{"https://agent.bot.goog/%zz", ""},
-		{"", ""},
-	} {
-		if got := origin(c.in); got != c.want {
-			t.Errorf("origin(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // TestListedKeysRefusal: a Signature-Agent the registry does not list for
 // the claimed crawler is not asked, and the error says which agents are
 // listed.
