@@ -172,14 +172,20 @@ func (v *Verdict) ptr(c Category) *Pref {
 // statements when it is disallowed, the allowing ones when allowed, none
 // when unknown.
 func (v Verdict) Deciding(c Category) []Evidence {
-	want := v.Get(c)
 	var out []Evidence
 	for _, e := range v.Evidence {
-		if want != Unknown && e.Category == c && e.Pref == want && e.Scope == "" {
+		if e.Category == c && e.Decides() {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// Decides reports whether e, one statement of a Verdict, decided its
+// category: it states a preference about the URL (no Scope) and no more
+// restrictive statement outweighed it.
+func (e Evidence) Decides() bool {
+	return e.Scope == "" && e.Pref != Unknown && !e.Outweighed
 }
 
 // Combine combines statements per category as draft-ietf-aipref-vocab-08

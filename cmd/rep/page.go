@@ -579,8 +579,7 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	for _, e := range v.Evidence {
-		decides := e.Scope == "" && e.Pref != use.Unknown && e.Pref == v.Get(e.Category)
-		if decides {
+		if e.Decides() {
 			continue
 		}
 		note := "outweighed"
