@@ -22,8 +22,8 @@
 // written and the build cache is shared. Each top-level test of the
 // package is first run alone with a coverage profile; a mutant is then
 // tested only by the tests that ran its line (all of them when it lies in
-// a declaration), with -failfast and a timeout of ten times what those
-// tests took, and never under a minute. Mutants on code that no test
+// a declaration), with -failfast and a timeout of twenty times what those
+// tests took, and never under fifteen seconds. Mutants on code that no test
 // covers are reported as not covered and not run; mutants that do not
 // compile are not viable. A mutant whose
 // tests pass lived; docs/mutation.md lists the ones accepted as equivalent
@@ -437,22 +437,29 @@ func (p profile) selectFor(m mutant) selection {
 	return selection{tests: slices.Compact(sel)}
 }
 
-// args turns a selection into go test flags and a timeout: ten times what
-// the selected tests took alone, and never under a minute.
+// minTimeout is the shortest time a mutant's tests are given: a mutant
+// that loops forever costs this much, and tests that took milliseconds
+// alone still have room on a loaded machine.
+const minTimeout = 15 * time.Second
+
+// args turns a selection into go test flags and a timeout: twenty times
+// what the selected tests took alone, and never under minTimeout. The
+// timeout is the test binary's own (go test -timeout), so building the
+// mutant does not count against it.
 func (p profile) args(s selection) ([]string, time.Duration) {
 	var took time.Duration
 	if s.all {
 		for _, t := range p.tests {
 			took += t.took
 		}
-		return nil, max(time.Minute, 10*took)
+		return nil, max(minTimeout, 20*took)
 	}
 	names := make([]string, len(s.tests))
 	for i, t := range s.tests {
 		names[i] = regexp.QuoteMeta(p.tests[t].name)
 		took += p.tests[t].took
 	}
-	return []string{"-run=^(?:" + strings.Join(names, "|") + ")$"}, max(time.Minute, 10*took)
+	return []string{"-run=^(?:" + strings.Join(names, "|") + ")$"}, max(minTimeout, 20*took)
 }
 
 // coverage builds the package's test binary with coverage once, runs each
@@ -565,7 +572,7 @@ func run(dir string, m mutant, args []string, timeout time.Duration) string {
 	if err := os.WriteFile(ovf, ov, 0o644); err != nil {
 		fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", append(append([]string{"test", "-count=1", "-vet=off", "-failfast",
 		"-timeout=" + timeout.String(), "-overlay=" + ovf}, args...), "./"+dir)...)
