@@ -98,6 +98,9 @@ func TestDiagnosticPlaces(t *testing.T) {
 		{"extension outside group on a later line", "# c\n Crawl-delay: 5\nUser-agent: *\n", "extension-outside-group", place{2, 2, robotstxt.Info}},
 		{"invalid utf-8", "User-agent: *\nDisallow: /\xffx\n", "invalid-utf8", place{2, 12, robotstxt.Warning}},
 		{"invalid utf-8 after a CR line end", "User-agent: *\rDisallow: /a\rAllow: /é\xe9\n", "invalid-utf8", place{3, 11, robotstxt.Warning}},
+		{"invalid utf-8 on the first line", "Disallow: /\xff\nUser-agent: *\n", "invalid-utf8", place{1, 12, robotstxt.Warning}},
+		{"invalid utf-8 after a leading line end", "\nUser-agent: *\nDisallow: /\xff\n", "invalid-utf8", place{3, 12, robotstxt.Warning}},
+		{"invalid utf-8 after a CRLF line end", "User-agent: *\r\nDisallow: /\xff\n", "invalid-utf8", place{2, 12, robotstxt.Warning}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -221,6 +221,14 @@ func TestProductToken(t *testing.T) {
 		"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)": "facebookexternalhit",
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64)":                                 "Mozilla",
 		"harry potter": "harry potter",
+		// "compatible;" at the very start still names the product after it.
+		"compatible; Foo/1.0": "Foo",
+		// Mozilla is skipped when another product follows, with or without
+		// a comment between them.
+		"Mozilla/5.0 Foo/1.0":       "Foo",
+		"Mozilla/5.0 (X11) Foo/1.0": "Foo",
+		// A name that starts with a comment: the product after it.
+		"(x) Foo/1.0": "Foo",
 	} {
 		if got := robotstxt.ProductToken(in); got != want {
 			t.Errorf("ProductToken(%q) = %q, want %q", in, got, want)

@@ -24,6 +24,12 @@ func TestProfiles(t *testing.T) {
 			google: true, rfc: false,
 		},
 		{
+			name:   "unreserved %-escapes are decoded only under RFC 9309, also in a query that follows the host",
+			robots: "User-agent: *\nDisallow: /?a=1\n",
+			url:    "https://example.com?%61=1",
+			google: true, rfc: false,
+		},
+		{
 			name:   "unreserved %-escapes in the pattern are decoded",
 			robots: "User-agent: *\nDisallow: /%7Emak\n",
 			url:    "https://example.com/~mak/x",
