@@ -4,7 +4,7 @@
 //
 // Usage (make mutate runs it on the core packages):
 //
-//	go run ./internal/mutate [-exclude regexp] [-only regexp] [-o report.txt] dir...
+//	go run ./internal/mutate [-exclude regexp] [-only regexp] [-run regexp] [-o report.txt] dir...
 //
 // Each dir is a package directory; dir/file.go limits it to one file. The
 // mutants are:
@@ -23,7 +23,10 @@
 // package is first run alone with a coverage profile; a mutant is then
 // tested only by the tests that ran its line (all of them when it lies in
 // a declaration), with -failfast and a timeout of twenty times what those
-// tests took, and never under fifteen seconds. Mutants on code that no test
+// tests took, and never under fifteen seconds. -run limits the tests used
+// to those whose name matches: for a package whose every test reaches the
+// mutated code, a mutant then runs the tests written for it, and one that
+// lives has outlived those tests only. Mutants on code that no test
 // covers are reported as not covered and not run; mutants that do not
 // compile are not viable. A mutant whose
 // tests pass lived; docs/mutation.md lists the ones accepted as equivalent
@@ -73,6 +76,7 @@ func main() {
 	equiv := flag.String("equivalent", "docs/mutation.md", "file listing accepted equivalent mutants as lines \"- `ID`: reason\"")
 	dry := flag.Bool("n", false, "list the mutants without running them")
 	workers := flag.Int("workers", 2, "mutants tested at once")
+	runFilter := flag.String("run", "", "use only the tests whose name matches this regexp (a mutant no such test reaches is not covered)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [flags] dir...")
@@ -84,6 +88,10 @@ func main() {
 	}
 	if *only != "" {
 		onlyRE = regexp.MustCompile(*only)
+	}
+	var runRE *regexp.Regexp
+	if *runFilter != "" {
+		runRE = regexp.MustCompile(*runFilter)
 	}
 	accepted := readEquivalent(*equiv)
 	var report bytes.Buffer
@@ -132,7 +140,7 @@ func main() {
 			continue
 		}
 		start := time.Now()
-		cover, base, err := coverage(dir)
+		cover, base, err := coverage(dir, runRE)
 		if err != nil {
 			fatal(fmt.Errorf("%s: the tests must pass before mutating: %v", dir, err))
 		}
@@ -449,10 +457,11 @@ const minTimeout = 15 * time.Second
 func (p profile) args(s selection) ([]string, time.Duration) {
 	var took time.Duration
 	if s.all {
-		for _, t := range p.tests {
-			took += t.took
+		// Every test the profile holds: with -run, only those.
+		s.tests = make([]int, len(p.tests))
+		for i := range s.tests {
+			s.tests[i] = i
 		}
-		return nil, max(minTimeout, 20*took)
 	}
 	names := make([]string, len(s.tests))
 	for i, t := range s.tests {
@@ -465,7 +474,7 @@ func (p profile) args(s selection) ([]string, time.Duration) {
 // coverage builds the package's test binary with coverage once, runs each
 // top-level test alone with a coverage profile and returns, per block, the
 // tests that ran it, with the time the whole run took.
-func coverage(dir string) (profile, time.Duration, error) {
+func coverage(dir string, filter *regexp.Regexp) (profile, time.Duration, error) {
 	tmp, err := os.MkdirTemp("", "mutate-cover-*")
 	if err != nil {
 		return profile{}, 0, err
@@ -490,7 +499,7 @@ func coverage(dir string) (profile, time.Duration, error) {
 	p := profile{blocks: map[string][]block{}}
 	index := map[string]map[[4]int]int{} // file → block position → index in p.blocks[file]
 	for _, name := range strings.Fields(string(out)) {
-		if strings.HasPrefix(name, "Benchmark") {
+		if strings.HasPrefix(name, "Benchmark") || (filter != nil && !filter.MatchString(name)) {
 			continue
 		}
 		cp := filepath.Join(tmp, "cover.out")
