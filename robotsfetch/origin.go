@@ -59,6 +59,8 @@ func Origin(rawurl string) (string, error) {
 		// The fetch would fail with "invalid port" and read as an
 		// unreachable site, everything disallowed.
 		return "", parseError(rawurl, fmt.Errorf("port %q: want a number from 1 to 65535", port))
+	} else if port != "" {
+		port = strconv.Itoa(n) // a number (WHATWG URL): :08080 is :8080, :080 is http's default
 	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
