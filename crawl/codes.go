@@ -106,7 +106,7 @@ The finding names the first crawlable page seen linking to it. When the URL must
 
 The finding names the first such link and its position (line:column), and counts the others. Drop the rel value, or the page-level nofollow, on links to your own pages.`},
 	{CodeMetaHeaderConflict, Warning, true, "the meta robots element and the X-Robots-Tag header disagree",
-		`The page's robots meta elements and its X-Robots-Tag headers say opposite things to the crawler: one says noindex (or nofollow, or none) and the other index (or follow, or all). Google and Bing combine every rule that reaches them and the most restrictive wins, so the page is noindex (or nofollow) whichever the site owner meant; Yandex lets the permissive rule win. Two places that disagree are usually a template and a server configuration that drifted apart.
+		`The page's robots meta elements and its X-Robots-Tag headers say opposite things to the crawler: one says noindex (or nofollow, or none) and the other index (or follow, or all). Google and Bing combine every rule that reaches them and the most restrictive wins, so the page is noindex (or nofollow) whichever the site owner meant; Yandex lets the permissive rule win. Two places that disagree are usually a template and a server configuration that drifted apart. Under the rfc9309 profile a Robots-Tag header (draft-illyes-repext) counts as a header too, and the finding names it.
 
 The finding names both sources. Keep one place for the page's robots rules, or make both say the same.`},
 	{CodeNoindexUnseen, Error, true, "a noindex page is disallowed, so its noindex is never seen",

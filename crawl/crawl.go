@@ -945,7 +945,13 @@ func (c *crawler) checkConflict(a *rep.Agent, token, u string, pg *robotsmeta.Pa
 				continue
 			}
 			src := func(r *robotsmeta.Rule) string { return r.String() + " (" + pg.Sources[r.Source].String() + ")" }
-			c.report(CodeMetaHeaderConflict, a.Name, u, fmt.Sprintf("the robots meta elements and the X-Robots-Tag headers disagree for %s: %s against %s", a.Name, no, yes), src(no)+" against "+src(yes))
+			// The header side names its own field: X-Robots-Tag, or
+			// Robots-Tag where the engine reads it.
+			hdr := no
+			if k == 1 {
+				hdr = yes
+			}
+			c.report(CodeMetaHeaderConflict, a.Name, u, fmt.Sprintf("the robots meta elements and the %s headers disagree for %s: %s against %s", pg.Sources[hdr.Source].Name, a.Name, no, yes), src(no)+" against "+src(yes))
 			return
 		}
 	}

@@ -2,12 +2,16 @@ package crawl
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
 )
 
@@ -161,6 +165,62 @@ func TestStartError(t *testing.T) {
 	for _, s := range []string{"", "ftp://x/", "/path", "http://"} {
 		if _, err := Run(context.Background(), Config{Start: s}); err == nil {
 			t.Errorf("%q: no error", s)
+		}
+	}
+}
+
+// TestMetaHeaderConflictNamesHeader: the finding names the header that
+// disagrees with the meta element, X-Robots-Tag or Robots-Tag, and a
+// Robots-Tag field counts only for an engine that reads it.
+func TestMetaHeaderConflictNamesHeader(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	})
+	page := func(header, value string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(header, value)
+			io.WriteString(w, `<html><head><meta name="robots" content="index"></head><body>x</body></html>`)
+		}
+	}
+	mux.HandleFunc("/xrt", page("X-Robots-Tag", "noindex"))
+	mux.HandleFunc("/rt", page("Robots-Tag", "*;noindex"))
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<html><body><a href="/xrt">a</a> <a href="/rt">b</a></body></html>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	google, err := rep.NewAgent("Googlebot", rep.AgentOptions{Engine: engine.Google})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rfc, err := rep.NewAgent("ExampleBot", rep.AgentOptions{Engine: engine.RFC9309})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, Agents: []*rep.Agent{google, rfc}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range r.Findings {
+		if f.Code == CodeMetaHeaderConflict {
+			got[f.Agent+" "+strings.TrimPrefix(f.URL, srv.URL)] = f.Message
+		}
+	}
+	want := map[string]string{
+		"Googlebot /xrt":  "the robots meta elements and the X-Robots-Tag headers disagree for Googlebot: noindex against index",
+		"ExampleBot /xrt": "the robots meta elements and the X-Robots-Tag headers disagree for ExampleBot: noindex against index",
+		"ExampleBot /rt":  "the robots meta elements and the Robots-Tag headers disagree for ExampleBot: noindex against index",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected %s: %q", k, g)
 		}
 	}
 }
