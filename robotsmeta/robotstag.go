@@ -30,6 +30,17 @@ func (s Source) IsRobotsTag() bool {
 	return s.Kind == FromHeader && strings.EqualFold(s.Name, "Robots-Tag")
 }
 
+// NotRead says why profile p applies none of the rules read from s, or ""
+// when p reads the source: a Robots-Tag member under a profile that does
+// not read Robots-Tag (ReadsRobotsTag). Rules of a source p reads may
+// still miss a crawler for their scope; Page.Applies decides that.
+func (s Source) NotRead(p Profile) string {
+	if s.IsRobotsTag() && !ReadsRobotsTag(p) {
+		return "not read under " + p.String() + " rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it"
+	}
+	return ""
+}
+
 // fieldLine is one response header line of a field read as a whole.
 type fieldLine struct {
 	n           int // 1-based line number

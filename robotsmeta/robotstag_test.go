@@ -241,3 +241,27 @@ func TestRobotsTagLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceNotRead: only a Robots-Tag member is unread, and only under the
+// profiles that do not read Robots-Tag.
+func TestSourceNotRead(t *testing.T) {
+	rt := Source{Kind: FromHeader, Name: "robots-tag", Line: 1, Column: 1, Value: "*;noindex"}
+	xrt := Source{Kind: FromHeader, Name: "X-Robots-Tag", Line: 1}
+	meta := Source{Kind: FromMeta, Name: "Robots-Tag", Line: 1, Column: 1}
+	for _, tt := range []struct {
+		s    Source
+		p    Profile
+		want string
+	}{
+		{rt, Google, "not read under google rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it"},
+		{rt, Bing, "not read under bing rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it"},
+		{rt, Yandex, "not read under yandex rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it"},
+		{rt, RFC9309, ""},
+		{xrt, Google, ""},
+		{meta, Google, ""},
+	} {
+		if got := tt.s.NotRead(tt.p); got != tt.want {
+			t.Errorf("%v under %v: %q, want %q", tt.s, tt.p, got, tt.want)
+		}
+	}
+}

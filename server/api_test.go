@@ -402,3 +402,49 @@ func TestCheckLargeFile(t *testing.T) {
 		t.Errorf("verdicts %v: the rule past the limit must not apply", res)
 	}
 }
+
+// TestPageRobotsTagNotRead: a Robots-Tag member is listed, for each crawler
+// whose engine does not read Robots-Tag, among the sources it does not
+// read, with the reason; under rfc9309 it is read and applies.
+func TestPageRobotsTagNotRead(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, tt := range []struct {
+		profile string
+		notRead bool
+		index   bool
+	}{
+		{"", true, true},
+		{"rfc9309", false, false},
+	} {
+		body := jsonBody(t, map[string]any{
+			"url":     "https://example.com/page",
+			"headers": "HTTP/1.1 200 OK\nContent-Type: text/html\nX-Robots-Tag: nosnippet\nRobots-Tag: *;noindex",
+			"html":    "<html><head></head><body>x</body></html>",
+			"robots":  "",
+			"agents":  []string{"Googlebot", "bingbot"},
+			"profile": tt.profile,
+		})
+		st, m := call(t, "POST", ts.URL+"/api/page", body)
+		if st != 200 {
+			t.Fatalf("profile %q: status %d %v", tt.profile, st, m)
+		}
+		for _, c := range m["crawlers"].([]any) {
+			c := c.(map[string]any)
+			nr, _ := c["not_read"].([]any)
+			if !tt.notRead {
+				if len(nr) != 0 {
+					t.Errorf("profile %q, %s: not_read %v, want none", tt.profile, c["agent"], nr)
+				}
+			} else if len(nr) != 1 || nr[0].(map[string]any)["source"] != 1.0 ||
+				nr[0].(map[string]any)["where"] != `Robots-Tag header (line 3, member "*;noindex")` ||
+				nr[0].(map[string]any)["note"] != "not read under "+c["engine"].(string)+" rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it" {
+				t.Errorf("profile %q, %s: not_read %v", tt.profile, c["agent"], nr)
+			}
+			for _, v := range c["values"].([]any) {
+				if v := v.(map[string]any); v["field"] == "index" && v["value"] != tt.index {
+					t.Errorf("profile %q, %s: index %v, want %v", tt.profile, c["agent"], v["value"], tt.index)
+				}
+			}
+		}
+	}
+}

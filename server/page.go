@@ -71,6 +71,10 @@ type pageCrawler struct {
 	// fetches it, so it never sees the directives below.
 	Blocked bool        `json:"blocked"`
 	Values  []pageValue `json:"values"`
+	// NotRead lists the sources whose rules this crawler's engine does
+	// not read at all (robotsmeta.Source.NotRead): a Robots-Tag member
+	// under google, bing or yandex rules.
+	NotRead []pageNotRead `json:"not_read,omitempty"`
 	// Usage is the page's usage-preference verdict for the crawler
 	// (rep.PageUsage): robots.txt's statements for the URL (those of
 	// Robots.usage) with the page's Content-Usage header, TDMRep header
@@ -95,6 +99,14 @@ type pageDiag struct {
 	Message  string `json:"message"`
 	Line     int    `json:"line,omitempty"`
 	Column   int    `json:"column,omitempty"`
+}
+
+// pageNotRead is a source an engine does not read: its index in the
+// answer's sources, where it is, and why.
+type pageNotRead struct {
+	Source int    `json:"source"`
+	Where  string `json:"where"`
+	Note   string `json:"note"`
 }
 
 type pageFetchJSON struct {
@@ -253,11 +265,20 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	if resp.Fetch != nil {
 		path = resp.Fetch.FinalURL
 	}
+	ruled := make([]bool, len(pg.Sources)) // the sources some rule was read from
+	for _, r := range pg.Rules {
+		ruled[r.Source] = true
+	}
 	pols := make([]robotsmeta.Policy, 0, len(resolved))
 	for _, a := range resolved {
 		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
 		pols = append(pols, pol)
 		pc := pageCrawler{Agent: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Values: policyValues(&pol)}
+		for i, src := range pg.Sources {
+			if note := src.NotRead(a.MetaProfile()); note != "" && ruled[i] {
+				pc.NotRead = append(pc.NotRead, pageNotRead{Source: i, Where: src.String(), Note: note})
+			}
+		}
 		if decide != nil {
 			d, err := decide(a, path)
 			s.metrics.answer(answerPage, d.Allowed, err)

@@ -152,15 +152,6 @@ type pageSourceJSON struct {
 	Note string `json:"note,omitempty"`
 }
 
-// pageNotRead says why an engine does not apply a source's rules at all,
-// or "" when it reads the source.
-func pageNotRead(s robotsmeta.Source, prof robotsmeta.Profile) string {
-	if s.IsRobotsTag() && !robotsmeta.ReadsRobotsTag(prof) {
-		return fmt.Sprintf("not read under %s rules: no search engine documents Robots-Tag (draft-illyes-repext-03); the rfc9309 profile reads it", prof)
-	}
-	return ""
-}
-
 func runPage(e *env) int {
 	fs := flag.NewFlagSet("page", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -358,7 +349,7 @@ func pageJSONOf(pol *robotsmeta.Policy, fetch *pageFetchResult) pageJSON {
 			}
 		}
 		if len(sj.Rules) > 0 {
-			sj.Note = pageNotRead(s, pol.Profile)
+			sj.Note = s.NotRead(pol.Profile)
 		}
 		j.Sources = append(j.Sources, sj)
 	}
@@ -494,7 +485,7 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 				note = "space-separated list: Bing only; "
 			}
 			item := fmt.Sprintf("%s (%s%s)", r, note, page.Sources[r.Source])
-			if pageNotRead(page.Sources[r.Source], pol.Profile) != "" {
+			if page.Sources[r.Source].NotRead(pol.Profile) != "" {
 				unread = append(unread, item)
 				continue
 			}
