@@ -234,8 +234,8 @@ func TestRangesAt(t *testing.T) {
 			t.Errorf("At(%q) = %v %v, want %v %v", tc.at, got.Date, predates, tc.want.Date, tc.predates)
 		}
 	}
-	if l, _ := r.At("none", time.Time{}); l != nil {
-		t.Errorf("At(unknown list) = %v", l)
+	if l, ok := r.At("none", time.Time{}); l != nil || ok {
+		t.Errorf("At(unknown list) = %v, %v; want nil, false", l, ok)
 	}
 }
 

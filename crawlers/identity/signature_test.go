@@ -36,17 +36,21 @@ func TestWithSignature(t *testing.T) {
 		{"signature and network agree", netOK, signed("https://agent.bot.goog"), identity.Verified, "signature+ranges", "", true},
 		{"signature alone", identity.Result{Crawler: agent, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog/"), identity.Verified, identity.BySignature, "network check: unverifiable", true},
 		{"signature over a spoofed network check", netBad, signed("https://agent.bot.goog"), identity.Verified, identity.BySignature, "network check: spoofed (not in google-agents)", true},
-		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "signature verified with a key from https://evil.example/.well-known/http-message-signatures-directory, which the registry does not list for Google-Agent", true},
-		{"crawler that does not sign", identity.Result{Crawler: bot, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog"), identity.Unverifiable, "", "does not list for Googlebot", true},
+		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "not in google-agents; signature verified with a key from https://evil.example/.well-known/http-message-signatures-directory, which the registry does not list for Google-Agent", true},
+		{"crawler that does not sign", identity.Result{Crawler: bot, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog"), identity.Unverifiable, "", "signature verified with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory, which the registry does not list for Googlebot", true},
 		{"key given locally", netBad, botauth.Result{Verdict: botauth.Verified, Label: "sig1", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}},
-			identity.Spoofed, identity.ByRanges, "a key given locally, not fetched from a directory", true},
-		{"invalid signature", netOK, invalid, identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid", true},
+			identity.Spoofed, identity.ByRanges, "not in google-agents; signature verified with a key given locally, not fetched from a directory, which the registry does not list for Google-Agent", true},
+		{"invalid signature", netOK, invalid, identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid: expired", true},
+		{"invalid signature without a label", netOK, botauth.Result{Verdict: botauth.Invalid, Err: &botauth.Error{Reason: botauth.Expired}},
+			identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid: expired", true},
+		{"unverified signature with no error", netBad, botauth.Result{Verdict: botauth.Unverified, Label: "sig1"},
+			identity.Spoofed, identity.ByRanges, "not in google-agents; Web Bot Auth signature unverified", true},
 		{"no signature", netBad, none, identity.Spoofed, identity.ByRanges, "not in google-agents", false},
 		{"zero result", netOK, botauth.Result{}, identity.Verified, identity.ByRanges, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := identity.WithSignature(c.net, c.sig)
-			if r.Verdict != c.verdict || r.Method != c.method || !strings.Contains(r.Reason, c.reason) || (r.Signature != nil) != c.hasSig {
+			if r.Verdict != c.verdict || r.Method != c.method || r.Reason != c.reason || (r.Signature != nil) != c.hasSig {
 				t.Errorf("got %s by %q (%q, signature %v), want %s by %q (%q, signature %v)",
 					r.Verdict, r.Method, r.Reason, r.Signature != nil, c.verdict, c.method, c.reason, c.hasSig)
 			}

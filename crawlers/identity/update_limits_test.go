@@ -121,3 +121,56 @@ func TestUpdateStoreFails(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestLoadCacheSizeLimit: a cached list of up to 8 MiB (MaxListBytes,
+// 8,388,608 bytes) is loaded; one byte more is skipped with an error that
+// says so, and the other lists still load.
+func TestLoadCacheSizeLimit(t *testing.T) {
+	const list = `{"creationTime":"2026-11-01T10:00:00Z","prefixes":[{"ipv4Prefix":"20.171.206.0/24"}]}`
+	for _, tc := range []struct {
+		size   int
+		loaded bool
+	}{
+		{8388607, true},
+		{8388608, true},
+		{8388609, false},
+	} {
+		dir := t.TempDir()
+		for id, body := range map[string]string{
+			"big":   list + strings.Repeat(" ", tc.size-len(list)),
+			"small": list,
+		} {
+			if err := os.MkdirAll(filepath.Join(dir, id), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, id, "2026-11-01.json"), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := LoadCache(dir)
+		if l, _ := r.At("small", time.Time{}); l == nil || l.Len() != 1 {
+			t.Errorf("%d bytes: the small list did not load: %v", tc.size, l)
+		}
+		l, _ := r.At("big", time.Time{})
+		switch {
+		case tc.loaded && (err != nil || l == nil || l.Len() != 1):
+			t.Errorf("%d bytes: list %v, error %v; want it loaded", tc.size, l, err)
+		case !tc.loaded && (l != nil || err == nil || !strings.Contains(err.Error(), "more than 8388608 bytes")):
+			t.Errorf("%d bytes: list %v, error %v; want it skipped as too large", tc.size, l, err)
+		}
+	}
+}
+
+// TestDefaultCacheDir: the cache lives under the user's cache directory;
+// without one (no $XDG_CACHE_HOME, no $HOME) there is no default.
+func TestDefaultCacheDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/tmp/cachehome")
+	if d, err := DefaultCacheDir(); err != nil || d != "/tmp/cachehome/rep/iplists" {
+		t.Errorf("DefaultCacheDir() = %q, %v; want /tmp/cachehome/rep/iplists", d, err)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if d, err := DefaultCacheDir(); err == nil {
+		t.Errorf("DefaultCacheDir() = %q with neither $XDG_CACHE_HOME nor $HOME, want an error", d)
+	}
+}
