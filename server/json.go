@@ -86,9 +86,7 @@ func sizeText(n int) string {
 }
 
 func jsonKind(k string) string {
-	switch k {
-	case "string":
-		return "a string"
+	switch k { // "string" and the rest: "a " + k
 	case "slice", "array":
 		return "an array"
 	case "bool":
