@@ -244,10 +244,9 @@ func (l *List) index(all []netip.Prefix) {
 		if p.Addr().Is4() {
 			b := p.Addr().As4()
 			lo := binary.BigEndian.Uint32(b[:])
+			// For a /0 the shift is by 32, which gives 0 in Go: the end
+			// is all ones, as it should be.
 			hi := lo | (1<<(32-p.Bits()) - 1)
-			if p.Bits() == 0 {
-				hi = ^uint32(0)
-			}
 			l.v4 = append(l.v4, v4range{lo, hi, p})
 			continue
 		}
@@ -257,10 +256,7 @@ func (l *List) index(all []netip.Prefix) {
 		host := 128 - p.Bits()
 		if host >= 64 {
 			hi.lo = ^uint64(0)
-			hi.hi |= (1<<(host-64) - 1)
-			if host == 128 {
-				hi.hi = ^uint64(0)
-			}
+			hi.hi |= (1<<(host-64) - 1) // all ones for ::/0 (a shift by 64 gives 0)
 		} else {
 			hi.lo |= (1<<host - 1)
 		}

@@ -37,6 +37,10 @@ func TestParseListRejects(t *testing.T) {
 			var all []string
 			for _, p := range le.Problems {
 				all = append(all, p.String())
+				// Problem.Index is documented as -1 for the whole file.
+				if p.Index < -1 {
+					t.Errorf("problem %q has index %d: a problem of the whole file has -1", p, p.Index)
+				}
 			}
 			msg := strings.Join(all, "; ")
 			for _, p := range tc.Problems {
