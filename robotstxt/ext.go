@@ -100,6 +100,10 @@ func (p *parser) extension(r *rawLine, name, val string) {
 		e.Pairs, e.Err = parsePairs(v, "y", "n")
 	}
 	if e.Err != "" {
+		// An invalid value keeps no typed field, not even those read
+		// before the error was found.
+		e.Delay, e.Requests, e.Per, e.Window = 0, 0, 0, nil
+		e.Params, e.Path, e.Pairs = nil, "", nil
 		p.diag(r, r.valOff-r.off+1, Warning, "invalid-value", "invalid "+r.key.String()+" value '"+clip([]byte(val))+"': "+e.Err, "")
 	}
 	if r.key == KeyCrawlDelay && p.f.cdEnds && p.cur >= 0 {

@@ -107,3 +107,33 @@ func TestMultiGivesUp(t *testing.T) {
 		t.Errorf("longest matching rule must decide: %v %s line %d", d.Allowed, d.Rule, d.Rule.Line)
 	}
 }
+
+// TestMultiSegmentsInOrder: through the shared matcher as through the
+// per-rule one, a pattern's '*'-separated segments match in order without
+// overlapping, and a '$' pattern's last segment must end the path after
+// the others.
+func TestMultiSegmentsInOrder(t *testing.T) {
+	for _, c := range []struct {
+		rule, path string
+		allowed    bool
+	}{
+		{"/*ab*ba", "/abba", false},
+		{"/*ab*ba", "/aba", true},
+		{"/*ab*ba", "/baab", true},
+		{"/*ab*ba*ab", "/ab-ba-ab", false},
+		{"/*ab*ba*ab", "/abab-ba", true},
+		{"/*a*a$", "/aa", false},
+		{"/*a*a$", "/a", true},
+		{"/*a*a$", "/aab", true},
+	} {
+		body := []byte("User-agent: *\nDisallow: " + c.rule + "\n")
+		for _, th := range []int{-1, 1 << 20} {
+			old := robotstxt.SetMultiThreshold(th)
+			d := robotstxt.Parse(body).Check("x", c.path)
+			robotstxt.SetMultiThreshold(old)
+			if d.Allowed != c.allowed {
+				t.Errorf("threshold %d: %s against %s: allowed %v, want %v", th, c.rule, c.path, d.Allowed, c.allowed)
+			}
+		}
+	}
+}

@@ -33,8 +33,8 @@ func TestOutsideAnyGroup(t *testing.T) {
 // TestNotAKey: keys are matched case-insensitively (robots.cc compares
 // with absl's ASCII case folding), and no other byte stands in for a
 // letter: "@llow" and "`llow" differ from "allow" by the bits that ASCII
-// case folding sets, yet they are unknown keys, so those lines are not
-// rules.
+// case folding sets, and "allov" from "allow" by its lowest bit, yet they
+// are unknown keys, so those lines are not rules.
 func TestNotAKey(t *testing.T) {
 	const deny = "User-agent: *\nDisallow: /\n"
 	runMatchCases(t, []matchCase{
@@ -42,6 +42,9 @@ func TestNotAKey(t *testing.T) {
 		{"`llow", deny + "`llow: /x\n", "a", "/x", false, 2, robotstxt.RuleMatched},
 		{"ALLOW", deny + "ALLOW: /x\n", "a", "/x", true, 3, robotstxt.RuleMatched},
 		{"allox", deny + "allox: /x\n", "a", "/x", false, 2, robotstxt.RuleMatched},
+		{"allov", deny + "allov: /x\n", "a", "/x", false, 2, robotstxt.RuleMatched},
+		{"user-agext", "User-agext: a\nDisallow: /x\n", "a", "/x", true, 0, robotstxt.NoRuleMatched},
+		{"user-agenx", "User-agenx: a\nDisallow: /x\n", "a", "/x", true, 0, robotstxt.NoRuleMatched},
 		{"allo and a byte above 0x80", deny + "allo\xee: /x\n", "a", "/x", false, 2, robotstxt.RuleMatched},
 		{"d@sallow", "User-agent: *\nd@sallow: /x\n", "a", "/x", true, 0, robotstxt.NoRuleMatched},
 		{"DISALLOW", "User-agent: *\nDISALLOW: /x\n", "a", "/x", false, 2, robotstxt.RuleMatched},

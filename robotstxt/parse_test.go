@@ -115,18 +115,19 @@ func TestSizeLimit(t *testing.T) {
 // stay right up to there (a rule record keeps 27 bits of line number): the
 // input is all line ends, the most lines 64 MiB can hold.
 func TestMaxParseBytes(t *testing.T) {
-	data := make([]byte, robotstxt.MaxParseBytes+4096)
+	const ceiling = 64 << 20 // MaxParseBytes as documented: 64 MiB
+	data := make([]byte, ceiling+4096)
 	for i := range data {
 		data[i] = '\n'
 	}
 	copy(data, "User-agent: *\n")
 	tail := []byte("Disallow: /last\n")
-	at := robotstxt.MaxParseBytes - len(tail)
+	at := ceiling - len(tail)
 	copy(data[at:], tail)
-	copy(data[robotstxt.MaxParseBytes:], "Disallow: /\n") // beyond the ceiling
+	copy(data[ceiling:], "Disallow: /\n") // beyond the ceiling
 	wantLine := strings.Count(string(data[:at]), "\n") + 1
 	f := robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1})
-	if !f.Truncated() || f.ParsedBytes() != robotstxt.MaxParseBytes || !hasCode(f, "size-limit") {
+	if !f.Truncated() || f.ParsedBytes() != ceiling || !hasCode(f, "size-limit") {
 		t.Fatalf("truncated=%v parsed=%d", f.Truncated(), f.ParsedBytes())
 	}
 	if d := f.Check("x", "/last"); d.Allowed || d.Rule.Line != wantLine {

@@ -132,3 +132,31 @@ func TestPeerVectorsRFC(t *testing.T) {
 	}
 	t.Logf("%d vectors answer differently under rfc9309", differ)
 }
+
+// TestParseProfile: the names ParseProfile takes, in any case ("" is the
+// default, Google), and that String gives the name back.
+func TestParseProfile(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want robotstxt.Profile
+		ok   bool
+	}{
+		{"google", robotstxt.Google, true},
+		{"Google", robotstxt.Google, true},
+		{"", robotstxt.Google, true},
+		{"rfc9309", robotstxt.RFC9309, true},
+		{"RFC9309", robotstxt.RFC9309, true},
+		{"rfc", robotstxt.RFC9309, true},
+		{"bing", robotstxt.Google, false},
+		{"rfc 9309", robotstxt.Google, false},
+	} {
+		if p, ok := robotstxt.ParseProfile(c.in); p != c.want || ok != c.ok {
+			t.Errorf("ParseProfile(%q) = %v, %v; want %v, %v", c.in, p, ok, c.want, c.ok)
+		}
+	}
+	for p, want := range map[robotstxt.Profile]string{robotstxt.Google: "google", robotstxt.RFC9309: "rfc9309", 7: "Profile(7)"} {
+		if got := p.String(); got != want {
+			t.Errorf("Profile(%d).String() = %q, want %q", p, got, want)
+		}
+	}
+}

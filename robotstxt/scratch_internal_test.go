@@ -98,3 +98,45 @@ func TestScratchBudget(t *testing.T) {
 		t.Errorf("put left diagnostics: %v", sc.diags[:1])
 	}
 }
+
+// TestScratchBytes: bytes counts every array the scratch holds, at its
+// capacity times its record size (rule, group and uaLine records are 16
+// bytes (on 64-bit platforms, as TestScratchBudget assumes), textLine 20, Diagnostic 72, order's int32 4).
+func TestScratchBytes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sc   parseScratch
+		want int
+	}{
+		{"empty", parseScratch{}, 0},
+		{"arena", parseScratch{arena: make([]byte, 1, 100)}, 100},
+		{"rules", parseScratch{rules: make([]rule, 0, 10)}, 160},
+		{"groups", parseScratch{groups: make([]group, 0, 10)}, 160},
+		{"uas", parseScratch{uas: make([]uaLine, 0, 10)}, 160},
+		{"sitemaps", parseScratch{sitemaps: make([]textLine, 0, 10)}, 200},
+		{"unknown", parseScratch{unknown: make([]textLine, 0, 10)}, 200},
+		{"diags", parseScratch{diags: make([]Diagnostic, 0, 10)}, 720},
+		{"order", parseScratch{order: make([]int32, 0, 10)}, 40},
+		{"all", parseScratch{arena: make([]byte, 0, 100), rules: make([]rule, 0, 10), groups: make([]group, 0, 10),
+			uas: make([]uaLine, 0, 10), sitemaps: make([]textLine, 0, 10), unknown: make([]textLine, 0, 10),
+			diags: make([]Diagnostic, 0, 10), order: make([]int32, 0, 10)}, 1740},
+	} {
+		if got := c.sc.bytes(); got != c.want {
+			t.Errorf("%s: bytes() = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNoListWithoutLines: a file without Sitemap or unknown lines gets no
+// list for them (nil, not an allocated empty slice); one such line gets a
+// list of one.
+func TestNoListWithoutLines(t *testing.T) {
+	f := Parse([]byte("User-agent: *\nDisallow: /\n"))
+	if f.Sitemaps() != nil || f.Unknown() != nil {
+		t.Errorf("no Sitemap or unknown line: Sitemaps() = %#v, Unknown() = %#v; want nil", f.Sitemaps(), f.Unknown())
+	}
+	f = Parse([]byte("Sitemap: https://example.com/s.xml\nNoindex: /x\n"))
+	if len(f.Sitemaps()) != 1 || len(f.Unknown()) != 1 {
+		t.Errorf("one of each: Sitemaps() = %v, Unknown() = %v", f.Sitemaps(), f.Unknown())
+	}
+}

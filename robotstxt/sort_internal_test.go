@@ -107,3 +107,19 @@ func TestSortWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixSortLowBit: radixSort skips only the byte positions where every
+// item has the same byte; a position whose bytes differ in their lowest
+// bit alone (here the second byte, 0 or 1) must still be sorted.
+func TestRadixSortLowBit(t *testing.T) {
+	items := make([]sortItem, 300)
+	for i := range items {
+		items[i] = sortItem{word: uint64(299 - i), id: uint32(i)}
+	}
+	radixSort(items, make([]sortItem, len(items)))
+	for i := range items {
+		if items[i].word != uint64(i) {
+			t.Fatalf("position %d: word %d, want %d", i, items[i].word, i)
+		}
+	}
+}
