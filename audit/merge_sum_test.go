@@ -154,3 +154,56 @@ func TestMergeSeam(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOrder: parts are taken in the order of their first request,
+// parts without requests last in the order given; those add their lines
+// and sources but no first or last time.
+func TestMergeOrder(t *testing.T) {
+	day2 := day1.AddDate(0, 0, 1)
+	part := func(src string, lines, requests int64, first time.Time) *Report {
+		r := &Report{Schema: SchemaVersion, Sources: []string{src}, Lines: lines, BadLines: lines - requests, Requests: requests, Verify: "lists"}
+		if requests > 0 {
+			r.First, r.Last = first, first.Add(time.Hour)
+		}
+		return r
+	}
+	m, err := Merge(0, part("e2.log", 2, 0, time.Time{}), part("b.log", 3, 3, day2), part("e1.log", 1, 0, time.Time{}), part("a.log", 2, 2, day1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.log", "b.log", "e2.log", "e1.log"}; !reflect.DeepEqual(m.Sources, want) || m.Lines != 8 || m.Requests != 5 ||
+		!m.First.Equal(day1) || !m.Last.Equal(day2.Add(time.Hour)) || m.Verify != "lists" {
+		t.Errorf("sources %v, %d lines, %d requests, %s to %s, verify %q; want %v, 8, 5, %s to %s, lists", m.Sources, m.Lines, m.Requests, m.First, m.Last, m.Verify,
+			want, day1, day2.Add(time.Hour))
+	}
+}
+
+// TestMergeTopK: merged path lists keep TopK entries, 1000 by default.
+func TestMergeTopK(t *testing.T) {
+	part := func(src, prefix string, count int64, first time.Time) *Report {
+		c := &Crawler{Name: "bingbot", Requests: 600 * count}
+		for i := range 600 {
+			c.TopPaths = append(c.TopPaths, PathCount{Path: fmt.Sprintf("%s%03d", prefix, i), Count: count})
+		}
+		return &Report{Schema: SchemaVersion, Sources: []string{src}, Lines: c.Requests, Requests: c.Requests, First: first, Last: first, Crawlers: []*Crawler{c}}
+	}
+	for _, tt := range []struct {
+		topK     int
+		n        int
+		first    PathCount
+		lastPath string
+	}{
+		{0, 1000, PathCount{Path: "/a000", Count: 2}, "/b399"},
+		{1, 1, PathCount{Path: "/a000", Count: 2}, "/a000"},
+		{2, 2, PathCount{Path: "/a000", Count: 2}, "/a001"},
+	} {
+		m, err := MergeWith(MergeOptions{TopK: tt.topK}, part("a.log", "/a", 2, day1), part("b.log", "/b", 1, day1.Add(time.Hour)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.Crawler("bingbot").TopPaths
+		if len(p) != tt.n || p[0] != tt.first || p[len(p)-1].Path != tt.lastPath {
+			t.Errorf("TopK %d: %d paths from %+v to %+v; want %d from %+v to %s", tt.topK, len(p), p[0], p[len(p)-1], tt.n, tt.first, tt.lastPath)
+		}
+	}
+}
