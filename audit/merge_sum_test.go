@@ -130,6 +130,7 @@ func TestMergeSeam(t *testing.T) {
 		{"at the delay", last.Add(delay), delay, &DelayStats{Delay: 10, CheckedGaps: 1, Shortest: 10}},
 		{"just under", last.Add(delay - time.Millisecond), delay, &DelayStats{Delay: 10, CheckedGaps: 1, TooFast: 1, Shortest: 9.999}},
 		{"no gap", last, delay, &DelayStats{Delay: 10, CheckedGaps: 1, TooFast: 1}},
+		{"the shortest Crawl-delay", last.Add(time.Nanosecond), time.Nanosecond, &DelayStats{Delay: 1e-9, CheckedGaps: 1, Shortest: 1e-9}},
 		{"overlapping", last.Add(-time.Second), delay, nil},
 		{"no Crawl-delay", last.Add(time.Second), 0, nil},
 	} {
@@ -204,6 +205,27 @@ func TestMergeTopK(t *testing.T) {
 		p := m.Crawler("bingbot").TopPaths
 		if len(p) != tt.n || p[0] != tt.first || p[len(p)-1].Path != tt.lastPath {
 			t.Errorf("TopK %d: %d paths from %+v to %+v; want %d from %+v to %s", tt.topK, len(p), p[0], p[len(p)-1], tt.n, tt.first, tt.lastPath)
+		}
+	}
+}
+
+// TestAddDelay: Crawl-delay statistics add up; the shortest gap is the
+// shorter of the two parts' that checked any gap.
+func TestAddDelay(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		d, e DelayStats
+		want DelayStats
+	}{
+		{"the other checked none", DelayStats{Delay: 5, CheckedGaps: 2, TooFast: 1, Shortest: 3}, DelayStats{Delay: 10}, DelayStats{Delay: 10, CheckedGaps: 2, TooFast: 1, Shortest: 3}},
+		{"one shorter gap", DelayStats{Delay: 5, CheckedGaps: 2, TooFast: 1, Shortest: 3}, DelayStats{Delay: 1, CheckedGaps: 1, TooFast: 1, Shortest: 0.5}, DelayStats{Delay: 5, CheckedGaps: 3, TooFast: 2, Shortest: 0.5}},
+		{"longer gaps", DelayStats{Delay: 5, CheckedGaps: 2, TooFast: 1, Shortest: 3}, DelayStats{Delay: 5, CheckedGaps: 4, Shortest: 6}, DelayStats{Delay: 5, CheckedGaps: 6, TooFast: 1, Shortest: 3}},
+		{"this one checked none", DelayStats{Delay: 5}, DelayStats{Delay: 2, CheckedGaps: 1, Shortest: 7}, DelayStats{Delay: 5, CheckedGaps: 1, Shortest: 7}},
+	} {
+		d := tt.d
+		addDelay(&d, &tt.e)
+		if d != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, d, tt.want)
 		}
 	}
 }
