@@ -45,6 +45,8 @@ func manyReport() *Report {
 			c.GraceRequests = 30
 		case 4: // the smallest bar
 			c.DisallowedRequests, c.SpoofedDisallowed = 1, 1
+		case 5: // one grace request
+			c.GraceRequests = 1
 		}
 		r.Crawlers = append(r.Crawlers, c)
 	}
