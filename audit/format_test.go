@@ -26,6 +26,8 @@ func TestFormatError(t *testing.T) {
 		{"dates out of range", "combined", strings.Repeat(strings.Replace(combined, "2026", "9999", 1), 2), "", 2},
 		// They look like combined, but do not parse as it either.
 		{"dates out of range read as w3c", "w3c", strings.Repeat(strings.Replace(combined, "2026", "9999", 1), 2), "", 2},
+		// They look like JSON (a line that starts with "{"), but are not.
+		{"broken JSON read as combined", "combined", "{not json\n{nor this\n", "", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

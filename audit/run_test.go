@@ -37,6 +37,7 @@ func TestRunProgress(t *testing.T) {
 		{"one batch less one", []int{65535}},
 		{"one batch", []int{65536}},
 		{"one batch and one", []int{65537}},
+		{"two batches and one", []int{131073}},
 		{"two files", []int{3, 65537}},
 	} {
 		var files []string
