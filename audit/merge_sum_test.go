@@ -158,7 +158,7 @@ func TestMergeSeam(t *testing.T) {
 
 // TestMergeOrder: parts are taken in the order of their first request,
 // parts without requests last in the order given; those add their lines
-// and sources but no first or last time.
+// and sources but no first or last time, and a part of one request does.
 func TestMergeOrder(t *testing.T) {
 	day2 := day1.AddDate(0, 0, 1)
 	part := func(src string, lines, requests int64, first time.Time) *Report {
@@ -168,13 +168,13 @@ func TestMergeOrder(t *testing.T) {
 		}
 		return r
 	}
-	m, err := Merge(0, part("e2.log", 2, 0, time.Time{}), part("b.log", 3, 3, day2), part("e1.log", 1, 0, time.Time{}), part("a.log", 2, 2, day1))
+	m, err := Merge(0, part("e2.log", 2, 0, time.Time{}), part("b.log", 3, 3, day2), part("e1.log", 1, 0, time.Time{}), part("a.log", 2, 1, day1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"a.log", "b.log", "e2.log", "e1.log"}; !reflect.DeepEqual(m.Sources, want) || m.Lines != 8 || m.Requests != 5 ||
+	if want := []string{"a.log", "b.log", "e2.log", "e1.log"}; !reflect.DeepEqual(m.Sources, want) || m.Lines != 8 || m.Requests != 4 ||
 		!m.First.Equal(day1) || !m.Last.Equal(day2.Add(time.Hour)) || m.Verify != "lists" {
-		t.Errorf("sources %v, %d lines, %d requests, %s to %s, verify %q; want %v, 8, 5, %s to %s, lists", m.Sources, m.Lines, m.Requests, m.First, m.Last, m.Verify,
+		t.Errorf("sources %v, %d lines, %d requests, %s to %s, verify %q; want %v, 8, 4, %s to %s, lists", m.Sources, m.Lines, m.Requests, m.First, m.Last, m.Verify,
 			want, day1, day2.Add(time.Hour))
 	}
 }
