@@ -247,6 +247,20 @@ verification: lists
 top paths:
   bingbot: / (1)
 `},
+		{"robots.txt read first", &Report{Lines: 1, Requests: 1, First: day1, Last: day1, Robots: []RobotsInfo{{Source: "robots.txt"}},
+			Grace: Duration(24 * time.Hour), Verify: "lists", Crawlers: []*Crawler{{Name: "bingbot", Requests: 1, Unverifiable: 1,
+				Status: map[string]int64{"200": 1}, RobotsFetches: 1, FirstRequest: day1, FirstRobotsFetch: day1,
+				TopPaths: []PathCount{{Path: "/robots.txt", Count: 1}}}}}, `1 lines (0 bad), 1 requests, 2026-03-01 00:00 → 2026-03-01 00:00 UTC
+robots.txt: robots.txt (24h0m0s grace after a change)
+verification: lists
+
+         crawler  requests  bytes  verified  spoofed  unverif.  disallowed  grace  robots.txt  2xx  3xx  4xx  5xx  too fast
+         bingbot         1    0 B         0        0         1           0      0           1    1    0    0    0         -
+  (not crawlers)         0
+
+top paths:
+  bingbot: /robots.txt (1)
+`},
 	} {
 		var b bytes.Buffer
 		if err := WriteText(&b, tt.r); err != nil {
