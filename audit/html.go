@@ -259,7 +259,7 @@ func violationsChart(r *Report) template.HTML {
 	plotW := float64(chartW - chartLeft - chartRight - 60)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="chart-violations" viewBox="0 0 %d %d" width="100%%" role="img" aria-label="Requests to disallowed URLs per crawler"><title>Requests to disallowed URLs per crawler</title>`, chartW, h)
-	legend := []struct{ name, col string }{{"disallowed", "#D55E00"}, {"of which spoofed", "#7f2704"}, {"grace (robots.txt < 24 h old)", "#F0E442"}}
+	legend := []struct{ name, col string }{{"disallowed", "#D55E00"}, {"of which spoofed", "#7f2704"}, {"grace (robots.txt younger than " + time.Duration(r.Grace).String() + ")", "#F0E442"}}
 	for i, l := range legend {
 		fmt.Fprintf(&b, `<rect x="%d" y="4" width="10" height="10" fill="%s"/><text x="%d" y="13">%s</text>`, chartLeft+i*170, l.col, chartLeft+i*170+14, l.name)
 	}
