@@ -242,7 +242,7 @@ func parseRFC(s string) (time.Time, dateNote, bool) {
 		rest = f[3:]
 	case lookupMonth(f[0]) != 0 && len(f) >= 4 && isDigits(f[1]) && isDigits(f[3]): // asctime
 		mo, d, y, yearDigits = lookupMonth(f[0]), atoi(f[1]), atoi(f[3]), len(f[3])
-		rest = []string{f[2]}
+		rest = append([]string{f[2]}, f[4:]...) // a zone may follow the year
 	default:
 		return time.Time{}, 0, false
 	}
