@@ -55,15 +55,17 @@ func lookupMonth(s string) int {
 
 func fullMonth(i int) string { return time.Month(i + 1).String() }
 
-// dateNote qualifies an accepted date for lint.
+// dateNote qualifies an accepted date for lint: a set of the flags below,
+// 0 (dateExact) when there is nothing to say.
 type dateNote uint8
 
 const (
-	dateExact       dateNote = iota
-	dateNoZone               // no zone given: UTC assumed
-	dateOtherZone            // zone outside RFC 822
-	dateMilitary             // RFC 822 military letter other than Z: UTC assumed (RFC 5322 4.3)
-	dateTwoDigitYYY          // two-digit year, RFC 5322 4.3 window used
+	dateNoZone      dateNote = 1 << iota // no zone given: UTC assumed
+	dateOtherZone                        // zone outside RFC 822
+	dateMilitary                         // RFC 822 military letter other than Z: UTC assumed (RFC 5322 4.3)
+	dateTwoDigitYYY                      // two-digit year, RFC 5322 4.3 window used
+
+	dateExact dateNote = 0
 )
 
 // ParseDate parses an unavailable_after value. It accepts RFC 822 / RFC 1123
@@ -287,9 +289,7 @@ func parseRFC(s string) (time.Time, dateNote, bool) {
 	if !ok {
 		return time.Time{}, 0, false
 	}
-	if zn != dateExact {
-		note = zn
-	}
+	note |= zn
 	t, ok := mkdate(y, mo, d, h, mi, sec, 0, off)
 	return t, note, ok
 }
