@@ -213,7 +213,7 @@ func (p *Page) valued(d Directive, v string, at int, c listCtx, emit func(Rule),
 			return
 		}
 		emit(Rule{Directive: d, Time: t})
-		if note&dateNoZone != 0 && len(v) > 10 {
+		if note&dateNoZone != 0 && strings.Contains(v, ":") { // a time without a zone
 			warn(Info, "date-no-zone", at, "unavailable_after: %q has no time zone: read as UTC", v)
 		}
 		if note&dateOtherZone != 0 {
