@@ -2,7 +2,6 @@ package robotsmeta
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -49,6 +48,34 @@ func TestRuleGrammar(t *testing.T) {
 		{true, "noodp", []string{"noodp"}, []string{"retired-directive"}},
 		{true, "%%%", nil, []string{"invalid-item"}},
 		{true, "noai, noimageai", []string{"noai", "noimageai"}, nil},
+		// Identifiers are [A-Za-z0-9_.*-]; each end of each range.
+		{true, "az.AZ_09-*: noindex", []string{"az.az_09-*: noindex"}, nil},
+		{true, "a: noindex, z: noindex, A: noindex, Z: noindex, 0: noindex, 9: noindex", []string{"a: noindex", "z: noindex", "a: noindex", "z: noindex", "0: noindex", "9: noindex"}, nil},
+		{true, "`x: noindex", nil, []string{"invalid-item"}},
+		{true, "{x: noindex", nil, []string{"invalid-item"}},
+		{true, "@x: noindex", nil, []string{"invalid-item"}},
+		{true, "[x: noindex", nil, []string{"invalid-item"}},
+		{true, "/x: noindex", nil, []string{"invalid-item"}},
+		// White space is SP, HTAB, LF, CR and FF, around items and between
+		// the words of a space-separated list.
+		{true, "\tnoindex\t,\nnofollow\n,\rnoarchive\r,\fnosnippet\f", []string{"noindex", "nofollow", "noarchive", "nosnippet"}, nil},
+		{true, "noindex\tnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\nnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\rnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\fnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\vnofollow", nil, []string{"invalid-item"}},
+		// One known name and something that is no separator: not a list.
+		{true, "noindex\v", nil, []string{"invalid-item"}},
+		{true, "noindex\u00a0", nil, []string{"invalid-item"}},
+		{true, "max-snippet:-1", []string{"max-snippet:-1"}, nil},
+		{true, "max-video-preview:-1, max-video-preview:0", []string{"max-video-preview:-1", "max-video-preview:0"}, nil},
+		{true, "max-video-preview:-2", nil, []string{"invalid-value"}},
+		{true, "max-image-preview:none, max-image-preview:standard", []string{"max-image-preview:none", "max-image-preview:standard"}, nil},
+		// A weekday alone at the end takes no next segment.
+		{true, "unavailable_after: Friday", nil, []string{"invalid-date"}},
+		{true, "unavailable_after: Friday,", nil, []string{"invalid-date"}},
+		{true, "noydir, nopreview, nositelinkssearchbox", []string{"noydir", "nopreview", "nositelinkssearchbox"}, []string{"retired-directive", "retired-directive", "retired-directive"}},
+		{true, "noarchive, nocache", []string{"noarchive", "nocache"}, nil},
 		// In meta content "x: y" is not a scope: the item is unknown.
 		{false, "googlebot: noindex", nil, []string{"unknown-directive"}},
 		{false, "noindex&nofollow", nil, []string{"invalid-item"}},
@@ -69,7 +96,7 @@ func TestRuleGrammar(t *testing.T) {
 		if !slices.Equal(rules, tt.rules) || !slices.Equal(diags, tt.diags) {
 			t.Errorf("header=%v %q:\n rules %q, want %q\n diags %q, want %q\n %v", tt.header, tt.in, rules, tt.rules, diags, tt.diags, p.Diagnostics)
 		}
-		lenient := strings.Contains(tt.in, "noindex nofollow")
+		lenient := slices.Contains(tt.diags, "space-separator")
 		for _, r := range p.Rules {
 			if r.Lenient != lenient {
 				t.Errorf("%q: rule %v Lenient=%v, want %v", tt.in, r, r.Lenient, lenient)

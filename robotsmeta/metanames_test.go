@@ -1,0 +1,62 @@
+package robotsmeta_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep/robotsmeta"
+)
+
+// TestMetaNamesLinted: a meta named for robots or for a crawler the package
+// knows is a source whose problems are reported, even when it gives no
+// rule; a meta named for a crawler it does not know is linted only when
+// that crawler is the agent the page is read for.
+func TestMetaNamesLinted(t *testing.T) {
+	type row struct {
+		name, agent string
+		linted      bool
+	}
+	var rows []row
+	for _, name := range []string{"robots", "robot", "google",
+		"googlebot", "googlebot-news", "googlebot-image", "googlebot-video",
+		"adsbot-google", "adsbot-google-mobile", "mediapartners-google",
+		"bingbot", "msnbot", "yandex", "yandexbot", "baiduspider",
+		"applebot", "seznambot", "duckduckbot", "slurp", "naverbot",
+		"yeti", "gptbot", "ccbot", "claudebot", "perplexitybot",
+		"GPTBot", " ccbot "} {
+		rows = append(rows, row{name, "", true})
+	}
+	rows = append(rows, row{"examplebot", "", false}, row{"examplebot", "ExampleBot/1.0", true}, row{"examplebot", "OtherBot", false})
+	for _, r := range rows {
+		name, agent, linted := r.name, r.agent, r.linted
+		doc := `<meta name="` + name + `" content="frobnicate">`
+		p, err := robotsmeta.ParseLines(nil, strings.NewReader(doc), robotsmeta.Options{Agent: agent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var codes []string
+		for _, d := range p.Diagnostics {
+			codes = append(codes, d.Code)
+		}
+		found := strings.Contains(strings.Join(codes, " "), "unknown-directive")
+		if found != linted || (len(p.Sources) == 1) != linted {
+			t.Errorf("meta name=%q (agent %q): %d sources, findings %v; want linted %v", name, agent, len(p.Sources), codes, linted)
+		}
+	}
+}
+
+// TestMetaNamesNotRobots: metas that are never robots rules (description,
+// viewport, ...) give no source and no rule whatever their content.
+func TestMetaNamesNotRobots(t *testing.T) {
+	for _, name := range []string{"description", "keywords", "viewport", "author", "generator",
+		"theme-color", "referrer", "format-detection", "application-name", "color-scheme", "Description"} {
+		doc := `<meta name="` + name + `" content="noindex, nofollow">`
+		p, err := robotsmeta.ParseLines(nil, strings.NewReader(doc), robotsmeta.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Sources) != 0 || len(p.Rules) != 0 || len(p.Diagnostics) != 0 {
+			t.Errorf("meta name=%q: sources %v, rules %v, findings %v; want none", name, p.Sources, p.Rules, p.Diagnostics)
+		}
+	}
+}
