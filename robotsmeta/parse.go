@@ -98,8 +98,8 @@ func (c *countingReader) Read(b []byte) (int, error) {
 			if !c.probed {
 				c.probed = true
 				var one [1]byte
-				n, err := io.ReadFull(c.r, one[:])
-				c.hit = n > 0 || !errors.Is(err, io.EOF)
+				_, err := io.ReadFull(c.r, one[:])
+				c.hit = !errors.Is(err, io.EOF) // a byte came, or the read failed
 			}
 			return 0, io.EOF
 		}
