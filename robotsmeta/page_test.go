@@ -123,6 +123,9 @@ func TestOptionDefaults(t *testing.T) {
 			`<body><a href="/a">a</a><a href="/b">b</a>` +
 			`<span data-nosnippet>one two</span><span data-nosnippet>three</span>`
 		p := parse(t, doc, robotsmeta.Options{MaxLinks: 1, MaxSources: 1, MaxRegions: 1, MaxRegionText: 4})
+		if rp := parse(t, doc, robotsmeta.Options{MaxRegionText: 1}); len(rp.NoSnippet) != 2 || !rp.NoSnippet[0].Truncated || len(rp.NoSnippet[0].Text) > 1 {
+			t.Errorf("MaxRegionText 1: regions %+v; want each cut to 1 byte at most", rp.NoSnippet)
+		}
 		if tp := parse(t, doc, robotsmeta.Options{MaxToken: 1}); tp.Stop != robotsmeta.StopToken || len(tp.Rules) != 0 {
 			t.Errorf("MaxToken 1: stop %s with %d rules; want max-token before the first tag", tp.Stop, len(tp.Rules))
 		}
