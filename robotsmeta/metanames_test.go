@@ -60,3 +60,20 @@ func TestMetaNamesNotRobots(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaNameUnknownAfterRules: a meta with an unknown name and no rule is
+// not kept as a source, also after metas that gave rules.
+func TestMetaNameUnknownAfterRules(t *testing.T) {
+	doc := `<meta name="robots" content="noindex"><meta name="examplebot" content="frobnicate"><meta name="otherbot" content="nofollow">`
+	p, err := robotsmeta.ParseLines(nil, strings.NewReader(doc), robotsmeta.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range p.Sources {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "robots otherbot" || len(p.Rules) != 2 || len(p.Diagnostics) != 0 {
+		t.Errorf("sources %q, rules %v, findings %v; want robots and otherbot, 2 rules, no finding", names, p.Rules, p.Diagnostics)
+	}
+}

@@ -76,6 +76,17 @@ func TestRuleGrammar(t *testing.T) {
 		{true, "unavailable_after: Friday,", nil, []string{"invalid-date"}},
 		{true, "noydir, nopreview, nositelinkssearchbox", []string{"noydir", "nopreview", "nositelinkssearchbox"}, []string{"retired-directive", "retired-directive", "retired-directive"}},
 		{true, "noarchive, nocache", []string{"noarchive", "nocache"}, nil},
+		// No space after a comma: the next item starts right after it.
+		{true, "max-snippet:5,noindex", []string{"max-snippet:5", "noindex"}, nil},
+		{true, "noindex:yes,nofollow", []string{"nofollow"}, []string{"invalid-item"}},
+		{false, "frob:x,noindex", []string{"noindex"}, []string{"unknown-directive"}},
+		{true, "%%,noindex", []string{"noindex"}, []string{"invalid-item"}},
+		{true, "noindex nofollow,noarchive nosnippet", []string{"noindex", "nofollow", "noarchive", "nosnippet"}, []string{"space-separator", "space-separator"}},
+		{true, "max-snippet:,noindex", []string{"noindex"}, []string{"invalid-value"}},
+		{true, "unavailable_after: Friday,,noindex", []string{"noindex"}, []string{"invalid-date"}},
+		// Words that are not all boolean rule names are no list.
+		{true, "noindex frobnicate", nil, []string{"invalid-item"}},
+		{true, "noindex max-snippet", nil, []string{"invalid-item"}},
 		// In meta content "x: y" is not a scope: the item is unknown.
 		{false, "googlebot: noindex", nil, []string{"unknown-directive"}},
 		{false, "noindex&nofollow", nil, []string{"invalid-item"}},
@@ -140,6 +151,31 @@ func TestSFDictionary(t *testing.T) {
 			if got[k] != v {
 				t.Errorf("parseDictionary(%q)[%q] = %q, want %q", tt.in, k, got[k], v)
 			}
+		}
+	}
+}
+
+// TestRuleDiagnosticPositions: a finding in a header value is placed at the
+// item's 1-based byte column in the value; one in a meta at the element.
+func TestRuleDiagnosticPositions(t *testing.T) {
+	for _, tc := range []struct {
+		header    bool
+		in        string
+		line, col int
+	}{
+		{true, "noindex, , nofollow", 7, 10},
+		{true, ",noindex", 7, 1},
+		{true, "noindex, frob", 7, 10},
+		{false, "noindex, , nofollow", 3, 5},
+	} {
+		p := &Page{}
+		p.Sources = append(p.Sources, Source{})
+		p.parseRuleList(tc.in, listCtx{header: tc.header, line: tc.line, col: 5, lint: true, src: 0})
+		if len(p.Diagnostics) != 1 {
+			t.Fatalf("%q: findings %v, want one", tc.in, p.Diagnostics)
+		}
+		if d := p.Diagnostics[0]; d.Line != tc.line || d.Column != tc.col || d.Source != 0 {
+			t.Errorf("header=%v %q: finding at %d:%d source %d; want %d:%d source 0", tc.header, tc.in, d.Line, d.Column, d.Source, tc.line, tc.col)
 		}
 	}
 }
