@@ -77,3 +77,33 @@ func TestMetaNameUnknownAfterRules(t *testing.T) {
 		t.Errorf("sources %q, rules %v, findings %v; want robots and otherbot, 2 rules, no finding", names, p.Rules, p.Diagnostics)
 	}
 }
+
+// TestMetaNameGoogle: Google reads name="google" only for notranslate and
+// nositelinkssearchbox; any other rule there is reported once per meta.
+func TestMetaNameGoogle(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		want    int
+	}{
+		{"notranslate", 0},
+		{"nositelinkssearchbox", 0},
+		{"notranslate, nositelinkssearchbox", 0},
+		{"noindex", 1},
+		{"notranslate, noindex, nofollow", 1},
+	} {
+		doc := `<meta name="google" content="` + tc.content + `">`
+		p, err := robotsmeta.ParseLines(nil, strings.NewReader(doc), robotsmeta.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range p.Diagnostics {
+			if d.Code == "meta-name-google" {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("name=google content=%q: %d meta-name-google findings, want %d (%v)", tc.content, n, tc.want, p.Diagnostics)
+		}
+	}
+}
