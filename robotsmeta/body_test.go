@@ -253,3 +253,33 @@ func TestLimitFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyStopNeeds: reading stops early only when the caller asks for
+// indexing alone and names the crawler; headers that already decide
+// leave the body unread then, and only then.
+func TestEarlyStopNeeds(t *testing.T) {
+	header := []string{"X-Robots-Tag: noindex, nofollow"}
+	const body = `<body><a href="/a">a</a><div data-nosnippet>q</div>`
+	for _, tc := range []struct {
+		name  string
+		o     robotsmeta.Options
+		stop  robotsmeta.Stop
+		read  int64
+		links int
+	}{
+		{"indexing for googlebot", robotsmeta.Options{Need: robotsmeta.NeedIndexing, Agent: "googlebot"}, robotsmeta.StopSettled, 0, 0},
+		{"indexing, no agent", robotsmeta.Options{Need: robotsmeta.NeedIndexing}, robotsmeta.StopEOF, int64(len(body)), 0},
+		{"everything for googlebot", robotsmeta.Options{Agent: "googlebot"}, robotsmeta.StopEOF, int64(len(body)), 1},
+		{"indexing and links", robotsmeta.Options{Need: robotsmeta.NeedIndexing | robotsmeta.NeedLinks, Agent: "googlebot"}, robotsmeta.StopEOF, int64(len(body)), 1},
+		{"indexing and policy", robotsmeta.Options{Need: robotsmeta.NeedIndexing | robotsmeta.NeedPolicy, Agent: "googlebot"}, robotsmeta.StopEOF, int64(len(body)), 0},
+		{"indexing and snippets", robotsmeta.Options{Need: robotsmeta.NeedIndexing | robotsmeta.NeedNoSnippet, Agent: "googlebot"}, robotsmeta.StopEOF, int64(len(body)), 0},
+	} {
+		p, err := robotsmeta.ParseLines(header, strings.NewReader(body), tc.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Stop != tc.stop || p.BytesRead != tc.read || len(p.Links) != tc.links {
+			t.Errorf("%s: stop %s after %d bytes, %d links; want %s after %d, %d", tc.name, p.Stop, p.BytesRead, len(p.Links), tc.stop, tc.read, tc.links)
+		}
+	}
+}
