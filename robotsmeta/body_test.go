@@ -31,7 +31,12 @@ func TestMaxBytesEdge(t *testing.T) {
 		}
 		warned := false
 		for _, d := range p.Diagnostics {
-			warned = warned || d.Code == "limit-bytes"
+			if d.Code == "limit-bytes" {
+				warned = true
+				if d.Severity != robotsmeta.Warning || d.Source != -1 {
+					t.Errorf("MaxBytes %d: %+v; want a warning with source -1 (the page)", tc.max, d)
+				}
+			}
 		}
 		if p.Stop != tc.stop || p.BytesRead != tc.read || len(p.Rules) != tc.rules || warned != (tc.stop == robotsmeta.StopMaxBytes) {
 			t.Errorf("MaxBytes %d: stop %s after %d bytes, %d rules, findings %v; want %s after %d, %d rules",
