@@ -288,3 +288,19 @@ func TestEarlyStopNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxBytesCutText: text cut by MaxBytes ends where the cap is, with
+// nothing added after it.
+func TestMaxBytesCutText(t *testing.T) {
+	const head = `<body><div data-nosnippet>abc`
+	for _, max := range []int64{int64(len(head)), int64(len(head)) + 2} {
+		p, err := robotsmeta.ParseLines(nil, strings.NewReader(head+`def</div>`), robotsmeta.Options{MaxBytes: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "abc" + "def"[:max-int64(len(head))]
+		if len(p.NoSnippet) != 1 || p.NoSnippet[0].Text != want || p.Stop != robotsmeta.StopMaxBytes {
+			t.Errorf("MaxBytes %d: regions %+v, stop %s; want text %q, max-bytes", max, p.NoSnippet, p.Stop, want)
+		}
+	}
+}
