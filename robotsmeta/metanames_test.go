@@ -3,6 +3,7 @@ package robotsmeta_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/robotsmeta"
 )
@@ -104,6 +105,45 @@ func TestMetaNameGoogle(t *testing.T) {
 		}
 		if n != tc.want {
 			t.Errorf("name=google content=%q: %d meta-name-google findings, want %d (%v)", tc.content, n, tc.want, p.Diagnostics)
+		}
+	}
+}
+
+// TestMetaTDMEvidence: tdm-reservation's evidence is the meta that gave
+// the value, also when a tdm-policy meta follows it.
+func TestMetaTDMEvidence(t *testing.T) {
+	for _, doc := range []string{
+		`<meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/policy.json">`,
+		`<meta name="tdm-policy" content="https://example.com/policy.json"><meta name="tdm-reservation" content="1">`,
+	} {
+		pol, err := robotsmeta.Evaluate(nil, strings.NewReader(doc), "googlebot", robotsmeta.Google, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), robotsmeta.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		why, ok := pol.Why(robotsmeta.FieldTDMReservation)
+		if pol.TDMReservation != robotsmeta.TDMReserved || !ok || why.Source.Name != "tdm-reservation" || pol.TDMPolicy != "https://example.com/policy.json" {
+			t.Errorf("%s: tdm %d from %v (%v), policy %q; want 1 from the tdm-reservation meta", doc, pol.TDMReservation, why.Source, ok, pol.TDMPolicy)
+		}
+	}
+}
+
+// TestMetaNotRead: http-equiv and property="robots" metas are reported as
+// read by no engine; the finding is about the element, not a source.
+func TestMetaNotRead(t *testing.T) {
+	for _, tc := range []struct{ doc, code string }{
+		{`<meta http-equiv="X-Robots-Tag" content="noindex">`, "http-equiv"},
+		{`<meta http-equiv=" robots " content="noindex">`, "http-equiv"},
+		{`<meta property="robots" content="noindex">`, "property-robots"},
+	} {
+		p, err := robotsmeta.ParseLines(nil, strings.NewReader(tc.doc), robotsmeta.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Diagnostics) != 1 || len(p.Sources) != 0 || len(p.Rules) != 0 {
+			t.Fatalf("%s: findings %v, sources %v; want one %s and no source", tc.doc, p.Diagnostics, p.Sources, tc.code)
+		}
+		if d := p.Diagnostics[0]; d.Code != tc.code || d.Severity != robotsmeta.Warning || d.Source != -1 || d.Line != 1 || d.Column != 1 {
+			t.Errorf("%s: %+v; want a %s warning at 1:1 with source -1", tc.doc, d, tc.code)
 		}
 	}
 }
