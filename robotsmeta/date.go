@@ -55,15 +55,17 @@ func lookupMonth(s string) int {
 
 func fullMonth(i int) string { return time.Month(i + 1).String() }
 
-// dateNote qualifies an accepted date for lint.
+// dateNote qualifies an accepted date for lint: a set of the flags below,
+// 0 (dateExact) when there is nothing to say.
 type dateNote uint8
 
 const (
-	dateExact       dateNote = iota
-	dateNoZone               // no zone given: UTC assumed
-	dateOtherZone            // zone outside RFC 822
-	dateMilitary             // RFC 822 military letter other than Z: UTC assumed (RFC 5322 4.3)
-	dateTwoDigitYYY          // two-digit year, RFC 5322 4.3 window used
+	dateNoZone      dateNote = 1 << iota // no zone given: UTC assumed
+	dateOtherZone                        // zone outside RFC 822
+	dateMilitary                         // RFC 822 military letter other than Z: UTC assumed (RFC 5322 4.3)
+	dateTwoDigitYYY                      // two-digit year, RFC 5322 4.3 window used
+
+	dateExact dateNote = 0
 )
 
 // ParseDate parses an unavailable_after value. It accepts RFC 822 / RFC 1123
@@ -242,7 +244,7 @@ func parseRFC(s string) (time.Time, dateNote, bool) {
 		rest = f[3:]
 	case lookupMonth(f[0]) != 0 && len(f) >= 4 && isDigits(f[1]) && isDigits(f[3]): // asctime
 		mo, d, y, yearDigits = lookupMonth(f[0]), atoi(f[1]), atoi(f[3]), len(f[3])
-		rest = []string{f[2]}
+		rest = append([]string{f[2]}, f[4:]...) // a zone may follow the year
 	default:
 		return time.Time{}, 0, false
 	}
@@ -287,9 +289,7 @@ func parseRFC(s string) (time.Time, dateNote, bool) {
 	if !ok {
 		return time.Time{}, 0, false
 	}
-	if zn != dateExact {
-		note = zn
-	}
+	note |= zn
 	t, ok := mkdate(y, mo, d, h, mi, sec, 0, off)
 	return t, note, ok
 }

@@ -1,8 +1,12 @@
 package robotsmeta
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit/table"
 )
 
 func TestParseDate(t *testing.T) {
@@ -72,6 +76,53 @@ func TestParseDate(t *testing.T) {
 		}
 		if ok && got.Location() != time.UTC {
 			t.Errorf("ParseDate(%q) location %v, want UTC", tt.in, got.Location())
+		}
+	}
+}
+
+// TestParseDateTables reads testdata/dates/*.tsv: each value, the instant
+// it names (or "invalid") and how the parser qualifies it for lint (notes
+// joined by "+").
+func TestParseDateTables(t *testing.T) {
+	notes := map[string]dateNote{
+		"exact": dateExact, "no-zone": dateNoZone, "other-zone": dateOtherZone,
+		"military": dateMilitary, "two-digit-year": dateTwoDigitYYY,
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "dates", "*.tsv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no date tables: %v", err)
+	}
+	for _, file := range files {
+		for _, row := range table.Read(t, file, 3) {
+			in := row[0]
+			got, note, ok := parseDate(in)
+			if pub, pubOK := ParseDate(in); pubOK != ok || !pub.Equal(got) {
+				t.Errorf("%s: ParseDate(%q) = %v, %v; parseDate gave %v, %v", file, in, pub, pubOK, got, ok)
+			}
+			if row[1] == "invalid" {
+				if ok {
+					t.Errorf("%s: ParseDate(%q) = %v, want invalid", file, in, got)
+				}
+				continue
+			}
+			want, err := time.Parse(time.RFC3339Nano, row[1])
+			if err != nil {
+				t.Fatalf("%s: %q: %v", file, row[1], err)
+			}
+			var wantNote dateNote
+			for _, name := range strings.Split(row[2], "+") {
+				n, known := notes[name]
+				if !known {
+					t.Fatalf("%s: unknown note %q", file, name)
+				}
+				wantNote |= n
+			}
+			if !ok || !got.Equal(want) || got.Location() != time.UTC {
+				t.Errorf("%s: ParseDate(%q) = %v, %v; want %v", file, in, got, ok, want)
+			}
+			if note != wantNote {
+				t.Errorf("%s: ParseDate(%q) note %d, want %s", file, in, note, row[2])
+			}
 		}
 	}
 }

@@ -29,6 +29,11 @@ func TestDatePastScope(t *testing.T) {
 		{"meta read for bingbot", nil, meta, "bingbot", robotsmeta.Bing, robotsmeta.Info, "does not apply to bingbot"},
 		{"header read for bingbot", hdr, "", "bingbot", robotsmeta.Bing, robotsmeta.Info, "already past for googlebot"},
 		{"header for googlebot", hdr, "", "googlebot", robotsmeta.Google, robotsmeta.Warning, "the page is treated as noindex"},
+		// The finding is about the date's own rule, not the rule before it.
+		{"after a bingbot rule, read for bingbot", http.Header{"X-Robots-Tag": {"bingbot: noarchive, googlebot: unavailable_after: 2020-01-01"}}, "", "bingbot", robotsmeta.Bing, robotsmeta.Info, "already past for googlebot"},
+		{"after a googlebot rule, read for bingbot", http.Header{"X-Robots-Tag": {"googlebot: noarchive, bingbot: unavailable_after: 2020-01-01"}}, "", "bingbot", robotsmeta.Bing, robotsmeta.Warning, "the page is treated as noindex"},
+		// At the very instant the date is past (the cut-off is inclusive).
+		{"at the instant", http.Header{"X-Robots-Tag": {"unavailable_after: 2026-06-01T00:00:00Z"}}, "", "googlebot", robotsmeta.Google, robotsmeta.Warning, "2026-06-01T00:00:00Z is already past"},
 		{"no agent given", nil, meta, "", robotsmeta.Google, robotsmeta.Warning, "the page is treated as noindex"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,17 +83,24 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 }
 
 // countingReader counts bytes and ends the stream at max (max < 0: never).
+// hit says the body went on past max: at max it reads one byte more to
+// know, so a body of exactly max bytes is not reported as cut.
 type countingReader struct {
-	r   io.Reader
-	n   int64
-	max int64
-	hit bool
+	r           io.Reader
+	n           int64
+	max         int64
+	hit, probed bool
 }
 
 func (c *countingReader) Read(b []byte) (int, error) {
 	if c.max >= 0 {
 		if c.n >= c.max {
-			c.hit = true
+			if !c.probed {
+				c.probed = true
+				var one [1]byte
+				_, err := io.ReadFull(c.r, one[:])
+				c.hit = !errors.Is(err, io.EOF) // a byte came, or the read failed
+			}
 			return 0, io.EOF
 		}
 		if rest := c.max - c.n; int64(len(b)) > rest {

@@ -213,16 +213,16 @@ func (p *Page) valued(d Directive, v string, at int, c listCtx, emit func(Rule),
 			return
 		}
 		emit(Rule{Directive: d, Time: t})
-		switch note {
-		case dateNoZone:
-			if len(v) > 10 {
-				warn(Info, "date-no-zone", at, "unavailable_after: %q has no time zone: read as UTC", v)
-			}
-		case dateOtherZone:
+		if note&dateNoZone != 0 && strings.Contains(v, ":") { // a time without a zone
+			warn(Info, "date-no-zone", at, "unavailable_after: %q has no time zone: read as UTC", v)
+		}
+		if note&dateOtherZone != 0 {
 			warn(Warning, "date-zone", at, "unavailable_after: %q uses a zone outside RFC 822; read as %s", v, t.Format(time.RFC3339))
-		case dateMilitary:
+		}
+		if note&dateMilitary != 0 {
 			warn(Warning, "date-zone", at, "unavailable_after: %q uses an RFC 822 military zone; RFC 5322 says to read it as UTC", v)
-		case dateTwoDigitYYY:
+		}
+		if note&dateTwoDigitYYY != 0 {
 			warn(Info, "date-two-digit-year", at, "unavailable_after: %q has a two-digit year: read as %d", v, t.Year())
 		}
 		if !c.now.IsZero() && !c.now.Before(t) {

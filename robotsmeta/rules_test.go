@@ -2,7 +2,6 @@ package robotsmeta
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -25,6 +24,15 @@ func TestRuleGrammar(t *testing.T) {
 		{true, "noindex, unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"noindex", "unavailable_after: 2010-06-25T23:00:00Z"}, []string{"date-past"}},
 		{true, "unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after: 2010-06-25T23:00:00Z", "nofollow"}, []string{"date-two-digit-year", "date-past"}},
 		{true, "unavailable_after: Fri, 25 Jun 2099 15:00:00 GMT", []string{"unavailable_after: 2099-06-25T15:00:00Z"}, nil},
+		{true, "unavailable_after: 1 Jan 00", []string{"unavailable_after: 2000-01-01T00:00:00Z"}, []string{"date-two-digit-year", "date-past"}},
+		{true, "unavailable_after: 2-Jun-30 12:00:00 CET", []string{"unavailable_after: 2030-06-02T11:00:00Z"}, []string{"date-zone", "date-two-digit-year"}},
+		{true, "unavailable_after: 2 Jun 2030 12:00:00 A", []string{"unavailable_after: 2030-06-02T12:00:00Z"}, []string{"date-zone"}},
+		{true, "unavailable_after: 2030-06-02T12:00", []string{"unavailable_after: 2030-06-02T12:00:00Z"}, []string{"date-no-zone"}},
+		{true, "unavailable_after: 2030-06-02", []string{"unavailable_after: 2030-06-02T00:00:00Z"}, nil},
+		{true, "unavailable_after: 1 Jun 2030", []string{"unavailable_after: 2030-06-01T00:00:00Z"}, nil},
+		{true, "unavailable_after: 01 Jun 2030", []string{"unavailable_after: 2030-06-01T00:00:00Z"}, nil},
+		{true, "unavailable_after: 1 Jun 2030 12:00", []string{"unavailable_after: 2030-06-01T12:00:00Z"}, []string{"date-no-zone"}},
+		{true, "unavailable_after: Jun 1 12:00:00 2030", []string{"unavailable_after: 2030-06-01T12:00:00Z"}, []string{"date-no-zone"}},
 		{true, "unavailable_after: tomorrow, noindex", []string{"noindex"}, []string{"invalid-date"}},
 		{true, "max-snippet:ten, nosnippet", []string{"nosnippet"}, []string{"invalid-value"}},
 		{true, "max-snippet:-2", nil, []string{"invalid-value"}},
@@ -40,6 +48,45 @@ func TestRuleGrammar(t *testing.T) {
 		{true, "noodp", []string{"noodp"}, []string{"retired-directive"}},
 		{true, "%%%", nil, []string{"invalid-item"}},
 		{true, "noai, noimageai", []string{"noai", "noimageai"}, nil},
+		// Identifiers are [A-Za-z0-9_.*-]; each end of each range.
+		{true, "az.AZ_09-*: noindex", []string{"az.az_09-*: noindex"}, nil},
+		{true, "a: noindex, z: noindex, A: noindex, Z: noindex, 0: noindex, 9: noindex", []string{"a: noindex", "z: noindex", "a: noindex", "z: noindex", "0: noindex", "9: noindex"}, nil},
+		{true, "`x: noindex", nil, []string{"invalid-item"}},
+		{true, "{x: noindex", nil, []string{"invalid-item"}},
+		{true, "@x: noindex", nil, []string{"invalid-item"}},
+		{true, "[x: noindex", nil, []string{"invalid-item"}},
+		{true, "/x: noindex", nil, []string{"invalid-item"}},
+		// White space is SP, HTAB, LF, CR and FF, around items and between
+		// the words of a space-separated list.
+		{true, "\tnoindex\t,\nnofollow\n,\rnoarchive\r,\fnosnippet\f", []string{"noindex", "nofollow", "noarchive", "nosnippet"}, nil},
+		{true, "noindex\tnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\nnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\rnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\fnofollow", []string{"noindex", "nofollow"}, []string{"space-separator"}},
+		{true, "noindex\vnofollow", nil, []string{"invalid-item"}},
+		// One known name and something that is no separator: not a list.
+		{true, "noindex\v", nil, []string{"invalid-item"}},
+		{true, "noindex\u00a0", nil, []string{"invalid-item"}},
+		{true, "max-snippet:-1", []string{"max-snippet:-1"}, nil},
+		{true, "max-video-preview:-1, max-video-preview:0", []string{"max-video-preview:-1", "max-video-preview:0"}, nil},
+		{true, "max-video-preview:-2", nil, []string{"invalid-value"}},
+		{true, "max-image-preview:none, max-image-preview:standard", []string{"max-image-preview:none", "max-image-preview:standard"}, nil},
+		// A weekday alone at the end takes no next segment.
+		{true, "unavailable_after: Friday", nil, []string{"invalid-date"}},
+		{true, "unavailable_after: Friday,", nil, []string{"invalid-date"}},
+		{true, "noydir, nopreview, nositelinkssearchbox", []string{"noydir", "nopreview", "nositelinkssearchbox"}, []string{"retired-directive", "retired-directive", "retired-directive"}},
+		{true, "noarchive, nocache", []string{"noarchive", "nocache"}, nil},
+		// No space after a comma: the next item starts right after it.
+		{true, "max-snippet:5,noindex", []string{"max-snippet:5", "noindex"}, nil},
+		{true, "noindex:yes,nofollow", []string{"nofollow"}, []string{"invalid-item"}},
+		{false, "frob:x,noindex", []string{"noindex"}, []string{"unknown-directive"}},
+		{true, "%%,noindex", []string{"noindex"}, []string{"invalid-item"}},
+		{true, "noindex nofollow,noarchive nosnippet", []string{"noindex", "nofollow", "noarchive", "nosnippet"}, []string{"space-separator", "space-separator"}},
+		{true, "max-snippet:,noindex", []string{"noindex"}, []string{"invalid-value"}},
+		{true, "unavailable_after: Friday,,noindex", []string{"noindex"}, []string{"invalid-date"}},
+		// Words that are not all boolean rule names are no list.
+		{true, "noindex frobnicate", nil, []string{"invalid-item"}},
+		{true, "noindex max-snippet", nil, []string{"invalid-item"}},
 		// In meta content "x: y" is not a scope: the item is unknown.
 		{false, "googlebot: noindex", nil, []string{"unknown-directive"}},
 		{false, "noindex&nofollow", nil, []string{"invalid-item"}},
@@ -60,7 +107,7 @@ func TestRuleGrammar(t *testing.T) {
 		if !slices.Equal(rules, tt.rules) || !slices.Equal(diags, tt.diags) {
 			t.Errorf("header=%v %q:\n rules %q, want %q\n diags %q, want %q\n %v", tt.header, tt.in, rules, tt.rules, diags, tt.diags, p.Diagnostics)
 		}
-		lenient := strings.Contains(tt.in, "noindex nofollow")
+		lenient := slices.Contains(tt.diags, "space-separator")
 		for _, r := range p.Rules {
 			if r.Lenient != lenient {
 				t.Errorf("%q: rule %v Lenient=%v, want %v", tt.in, r, r.Lenient, lenient)
@@ -104,6 +151,31 @@ func TestSFDictionary(t *testing.T) {
 			if got[k] != v {
 				t.Errorf("parseDictionary(%q)[%q] = %q, want %q", tt.in, k, got[k], v)
 			}
+		}
+	}
+}
+
+// TestRuleDiagnosticPositions: a finding in a header value is placed at the
+// item's 1-based byte column in the value; one in a meta at the element.
+func TestRuleDiagnosticPositions(t *testing.T) {
+	for _, tc := range []struct {
+		header    bool
+		in        string
+		line, col int
+	}{
+		{true, "noindex, , nofollow", 7, 10},
+		{true, ",noindex", 7, 1},
+		{true, "noindex, frob", 7, 10},
+		{false, "noindex, , nofollow", 3, 5},
+	} {
+		p := &Page{}
+		p.Sources = append(p.Sources, Source{})
+		p.parseRuleList(tc.in, listCtx{header: tc.header, line: tc.line, col: 5, lint: true, src: 0})
+		if len(p.Diagnostics) != 1 {
+			t.Fatalf("%q: findings %v, want one", tc.in, p.Diagnostics)
+		}
+		if d := p.Diagnostics[0]; d.Line != tc.line || d.Column != tc.col || d.Source != 0 {
+			t.Errorf("header=%v %q: finding at %d:%d source %d; want %d:%d source 0", tc.header, tc.in, d.Line, d.Column, d.Source, tc.line, tc.col)
 		}
 	}
 }
