@@ -178,7 +178,7 @@ func (e *extractor) inForeign() bool {
 
 func (e *extractor) text() {
 	t := e.z.Text()
-	if e.mode != modeInBody {
+	if e.mode != modeInBody && e.templates == 0 {
 		if cur, ok := e.top(); !ok || !rawText(cur.a) {
 			if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
 				e.openBody("text")
@@ -350,7 +350,14 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		// In a frameset document only frames exist: no metas, no body.
 		return
 	}
-	if e.mode != modeInBody {
+	if e.templates > 0 {
+		// Template contents are inert: a template in <head> neither ends it
+		// nor opens <body>, and html, head, body and frameset tags in it are
+		// ignored (WHATWG "in template", then "in body").
+		if a == atom.Html || a == atom.Body || a == atom.Head || a == atom.Frameset {
+			return
+		}
+	} else if e.mode != modeInBody {
 		switch {
 		case a == atom.Frameset:
 			e.frameset = true
@@ -621,11 +628,14 @@ func (e *extractor) endTag(raw []byte) {
 	}
 	switch a {
 	case atom.Body, atom.Html, atom.Br:
-		// Before <body>, these end tags imply it (WHATWG "anything else").
-		e.openBody("</" + string(nameB) + ">")
+		// Before <body>, these end tags imply it (WHATWG "anything else"),
+		// but not in template contents, where they are ignored.
+		if e.templates == 0 {
+			e.openBody("</" + string(nameB) + ">")
+		}
 		return
 	case atom.Head:
-		if e.mode == modeInHead || e.mode == modeBeforeHead {
+		if e.templates == 0 && (e.mode == modeInHead || e.mode == modeBeforeHead) {
 			e.mode = modeAfterHead
 		}
 		return

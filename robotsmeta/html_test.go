@@ -172,3 +172,63 @@ func TestPositions(t *testing.T) {
 		t.Errorf("second meta at %d:%d, want 6:3", s.Line, s.Column)
 	}
 }
+
+// summary renders what a scan found in one line: each meta as "head" or
+// "body" and its content, each data-nosnippet region's text in brackets,
+// each link as "a" and its href.
+func summary(metas, regions, links []string) string {
+	var out []string
+	for _, m := range metas {
+		nameContent, body, _ := strings.Cut(m, " body=")
+		_, content, _ := strings.Cut(nameContent, "=")
+		where := "head"
+		if body == "true" {
+			where = "body"
+		}
+		out = append(out, where+" "+content)
+	}
+	for _, r := range regions {
+		out = append(out, "["+r+"]")
+	}
+	for _, l := range links {
+		out = append(out, "a "+l)
+	}
+	return strings.Join(out, "; ")
+}
+
+type scanCase struct {
+	doc, want string
+}
+
+// checkScans runs each document through the extractor and through the
+// reference tree builder: both must find want, which is worked out by hand
+// from the WHATWG tree-construction rules.
+func checkScans(t *testing.T, cases []scanCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := summary(streamed(t, c.doc)); got != c.want {
+			t.Errorf("%s\n got  %q\n want %q", c.doc, got, c.want)
+		}
+		if tree := summary(reference(t, c.doc)); tree != c.want {
+			t.Errorf("%s\n tree %q\n want %q (the expectation is wrong)", c.doc, tree, c.want)
+		}
+	}
+}
+
+// TestTemplateInHead: template contents are inert. Text or a start tag in
+// a <template> in <head> does not end the head (WHATWG "in template" runs
+// the "in body" rules on the template's own contents, and </template>
+// returns to "in head"), and html, head, body and frameset tags in it are
+// ignored.
+func TestTemplateInHead(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<head><template>x</template><meta name=robots content=noindex>`, "head noindex"},
+		{`<head><template><div>x</div></template><meta name=robots content=noindex>`, "head noindex"},
+		{`<template><p>x</template><meta name=robots content=noindex>`, "head noindex"},
+		{`<head><template></head></body></html></br></template><meta name=robots content=noindex>`, "head noindex"},
+		{`<head><template><body></template><meta name=robots content=noindex>`, "head noindex"},
+		{`<head><template><frameset></template><meta name=robots content=noindex>`, "head noindex"},
+		{`<head><template></template>x<meta name=robots content=noindex>`, "body noindex"},
+		{`<body><template><head></template><meta name=robots content=noindex>`, "body noindex"},
+	})
+}
