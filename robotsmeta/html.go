@@ -372,7 +372,9 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		case a == atom.Body:
 			e.mode, e.explicit = modeInBody, true
 			return
-		case headContent(a):
+		case headContent(a) && !(a == atom.Noscript && e.mode == modeAfterHead):
+			// After </head>, noscript is not head content (WHATWG "after
+			// head"): it opens the body.
 			if e.mode == modeBeforeHead {
 				e.mode = modeInHead
 			}

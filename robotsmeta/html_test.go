@@ -13,7 +13,7 @@ import (
 // reference extracts what Parse extracts, from the full WHATWG tree that
 // html.Parse builds (scripting enabled, template contents skipped). The
 // streaming extractor must agree with it on the documents below.
-func reference(t *testing.T, doc string) (metas, regions, links []string) {
+func reference(t *testing.T, doc string) (metas, regions, nocontent, links []string) {
 	t.Helper()
 	root, err := html.Parse(strings.NewReader(doc))
 	if err != nil {
@@ -39,8 +39,19 @@ func reference(t *testing.T, doc string) (metas, regions, links []string) {
 		}
 		return "", false
 	}
-	var walk func(n *html.Node, inBody, inRegion bool)
-	walk = func(n *html.Node, inBody, inRegion bool) {
+	var walk func(n *html.Node, inBody, inRegion, inNoContent bool)
+	walk = func(n *html.Node, inBody, inRegion, inNoContent bool) {
+		if n.Type == html.ElementNode && !(n.DataAtom == atom.Template && n.Namespace == "") && !inNoContent {
+			// Yahoo's class="robots-nocontent", on any element.
+			if c, ok := attr(n, "class"); ok && slices.ContainsFunc(strings.Fields(c), func(w string) bool {
+				return strings.EqualFold(w, "robots-nocontent")
+			}) {
+				var b strings.Builder
+				text(n, &b)
+				nocontent = append(nocontent, strings.Join(strings.Fields(b.String()), " "))
+				inNoContent = true
+			}
+		}
 		if n.Type == html.ElementNode && n.Namespace == "" {
 			switch n.DataAtom {
 			case atom.Template:
@@ -66,14 +77,14 @@ func reference(t *testing.T, doc string) (metas, regions, links []string) {
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, inBody, inRegion)
+			walk(c, inBody, inRegion, inNoContent)
 		}
 	}
-	walk(root, false, false)
+	walk(root, false, false, false)
 	return
 }
 
-func streamed(t *testing.T, doc string) (metas, regions, links []string) {
+func streamed(t *testing.T, doc string) (metas, regions, nocontent, links []string) {
 	t.Helper()
 	p, err := ParseLines(nil, strings.NewReader(doc), Options{})
 	if err != nil {
@@ -84,6 +95,9 @@ func streamed(t *testing.T, doc string) (metas, regions, links []string) {
 	}
 	for _, r := range p.NoSnippet {
 		regions = append(regions, r.Text)
+	}
+	for _, r := range p.NoContent {
+		nocontent = append(nocontent, r.Text)
 	}
 	for _, l := range p.Links {
 		links = append(links, l.Href)
@@ -140,13 +154,16 @@ var extractionDocs = []string{
 
 func TestExtractionMatchesTree(t *testing.T) {
 	for _, doc := range extractionDocs {
-		rm, rr, rl := reference(t, doc)
-		sm, sr, sl := streamed(t, doc)
+		rm, rr, rn, rl := reference(t, doc)
+		sm, sr, sn, sl := streamed(t, doc)
 		if !slices.Equal(rm, sm) {
 			t.Errorf("%s\n metas %q\n  tree %q", doc, sm, rm)
 		}
 		if !slices.Equal(rr, sr) {
 			t.Errorf("%s\n regions %q\n    tree %q", doc, sr, rr)
+		}
+		if !slices.Equal(rn, sn) {
+			t.Errorf("%s\n nocontent %q\n      tree %q", doc, sn, rn)
 		}
 		if !slices.Equal(rl, sl) {
 			t.Errorf("%s\n links %q\n  tree %q", doc, sl, rl)
@@ -175,8 +192,9 @@ func TestPositions(t *testing.T) {
 
 // summary renders what a scan found in one line: each meta as "head" or
 // "body" and its content, each data-nosnippet region's text in brackets,
-// each link as "a" and its href.
-func summary(metas, regions, links []string) string {
+// each robots-nocontent region's text in braces, each link as "a" and its
+// href.
+func summary(metas, regions, nocontent, links []string) string {
 	var out []string
 	for _, m := range metas {
 		nameContent, body, _ := strings.Cut(m, " body=")
@@ -190,6 +208,9 @@ func summary(metas, regions, links []string) string {
 	for _, r := range regions {
 		out = append(out, "["+r+"]")
 	}
+	for _, r := range nocontent {
+		out = append(out, "{"+r+"}")
+	}
 	for _, l := range links {
 		out = append(out, "a "+l)
 	}
@@ -198,6 +219,13 @@ func summary(metas, regions, links []string) string {
 
 type scanCase struct {
 	doc, want string
+}
+
+// treeLags lists documents on which x/net/html does not yet follow the
+// standard, with the reason.
+var treeLags = map[string]string{
+	// search joined the special category in 2023; x/net/html's list lags.
+	`<span data-nosnippet>a<search>b</span>c`: "search is special",
 }
 
 // checkScans runs each document through the extractor and through the
@@ -209,7 +237,7 @@ func checkScans(t *testing.T, cases []scanCase) {
 		if got := summary(streamed(t, c.doc)); got != c.want {
 			t.Errorf("%s\n got  %q\n want %q", c.doc, got, c.want)
 		}
-		if tree := summary(reference(t, c.doc)); tree != c.want {
+		if tree := summary(reference(t, c.doc)); tree != c.want && treeLags[c.doc] == "" {
 			t.Errorf("%s\n tree %q\n want %q (the expectation is wrong)", c.doc, tree, c.want)
 		}
 	}
@@ -230,5 +258,17 @@ func TestTemplateInHead(t *testing.T) {
 		{`<head><template><frameset></template><meta name=robots content=noindex>`, "head noindex"},
 		{`<head><template></template>x<meta name=robots content=noindex>`, "body noindex"},
 		{`<body><template><head></template><meta name=robots content=noindex>`, "body noindex"},
+	})
+}
+
+// TestNoscriptAfterHead: in "after head" noscript is not among the head
+// elements (base, basefont, bgsound, link, meta, noframes, script, style,
+// template, title), so it opens the body; before </head> it stays in the
+// head.
+func TestNoscriptAfterHead(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<head></head><noscript></noscript><meta name=robots content=noindex>`, "body noindex"},
+		{`<head><noscript></noscript></head><meta name=robots content=noindex>`, "head noindex"},
+		{`<noscript></noscript><meta name=robots content=noindex>`, "head noindex"},
 	})
 }
