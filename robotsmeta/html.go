@@ -671,7 +671,8 @@ func (e *extractor) endTag(raw []byte) {
 	if blockEnd(a) {
 		k := scopeDefault
 		switch a {
-		case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+		case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption:
+			// The table insertion modes look for these in table scope.
 			k = scopeTable
 		}
 		if e.inScope(a, k) {

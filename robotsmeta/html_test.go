@@ -272,3 +272,17 @@ func TestNoscriptAfterHead(t *testing.T) {
 		{`<noscript></noscript><meta name=robots content=noindex>`, "head noindex"},
 	})
 }
+
+// TestTableEndTagsUseTableScope: </td>, </th> and </caption> close their
+// element when it is in table scope (WHATWG "in cell", "in caption"), so
+// an applet, marquee or object open inside the cell does not keep it open.
+func TestTableEndTagsUseTableScope(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<table><caption class=robots-nocontent>a<object>b</caption>c</table>`, "{ab}"},
+		{`<table><tr><td class=robots-nocontent>a<object>b</td>c</table>`, "{ab}"},
+		{`<table><tr><th class=robots-nocontent>a<marquee>b</th>c</table>`, "{ab}"},
+		{`<table><tr><td class=robots-nocontent>a<applet>b</td>c</table>`, "{ab}"},
+		// A table inside the cell still hides it.
+		{`<table><tr><td class=robots-nocontent>a<table><tr><td>b</td></tr></table>c</td>d</table>`, "{abc}"},
+	})
+}
