@@ -74,6 +74,7 @@ type extractor struct {
 	frameset    bool   // <frameset> before <body>: a frameset document
 	closedBy    string // what opened the body implicitly
 	closedAt    [2]int
+	formOpen    bool // the WHATWG form element pointer is set
 
 	links, snippets bool
 	dns, noc        regionState
@@ -400,6 +401,14 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		}
 		return
 	}
+	if a == atom.Form && e.templates == 0 {
+		// A form inside a form is ignored while the form element pointer is
+		// set (until </form>, even if the form was closed by another end tag).
+		if e.formOpen {
+			return
+		}
+		e.formOpen = true
+	}
 	if closesP(a) && e.inScope(atom.P, scopeButton) {
 		e.popThrough(atom.P)
 	}
@@ -552,6 +561,10 @@ func (e *extractor) popTo(n int) {
 		}
 		e.closeRegionsAbove(len(e.stack) - 1)
 		e.stack = e.stack[:len(e.stack)-1]
+		if n == len(e.stack) && n > 0 && e.stack[n-1] == (elem{}) {
+			// A form </form> removed: it ends with its last open child.
+			n--
+		}
 	}
 }
 
@@ -667,6 +680,9 @@ func (e *extractor) endTag(raw []byte) {
 			e.popThrough(atom.Template)
 		}
 		return
+	case atom.Form:
+		e.endForm()
+		return
 	}
 	if blockEnd(a) {
 		k := scopeDefault
@@ -688,6 +704,51 @@ func (e *extractor) endTag(raw []byte) {
 			return
 		}
 		if special(el) {
+			return
+		}
+	}
+}
+
+// endForm handles </form> as WHATWG "in body" does. Outside templates it
+// removes the form from the open elements without closing what is open
+// inside it: later content still goes into the form's open descendants, so
+// the form stays in the stack as an anonymous element that no rule matches,
+// and a region on it ends when those descendants close.
+func (e *extractor) endForm() {
+	if e.templates == 0 {
+		if !e.formOpen {
+			return
+		}
+		e.formOpen = false
+	}
+	if !e.inScope(atom.Form, scopeDefault) {
+		return
+	}
+	e.impliedEndTags()
+	if t, _ := e.top(); t.is(atom.Form) || e.templates > 0 {
+		e.popThrough(atom.Form)
+		return
+	}
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		if e.stack[i].is(atom.Form) {
+			e.stack[i] = elem{}
+			return
+		}
+	}
+}
+
+// impliedEndTags pops the elements WHATWG "generate implied end tags"
+// closes.
+func (e *extractor) impliedEndTags() {
+	for {
+		t, ok := e.top()
+		if !ok || t.ns != nsHTML {
+			return
+		}
+		switch t.a {
+		case atom.Dd, atom.Dt, atom.Li, atom.Optgroup, atom.Option, atom.P, atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
+			e.popTo(len(e.stack) - 1)
+		default:
 			return
 		}
 	}

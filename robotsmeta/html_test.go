@@ -286,3 +286,22 @@ func TestTableEndTagsUseTableScope(t *testing.T) {
 		{`<table><tr><td class=robots-nocontent>a<table><tr><td>b</td></tr></table>c</td>d</table>`, "{abc}"},
 	})
 }
+
+// TestFormEndTag: </form> removes the form from the open elements without
+// closing what is open inside it, and while the form element pointer is
+// set (until </form>) a nested <form> is ignored (WHATWG "in body").
+func TestFormEndTag(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<form class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form class=robots-nocontent>a<div>b</form>c</div>d`, "{abc}"},
+		{`<form><div data-nosnippet>a</form>b</div>c`, "[ab]"},
+		{`<form><span data-nosnippet>a</form>b</span>c`, "[ab]"},
+		{`<form><p class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><li class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><div><form class=robots-nocontent>a</form>b</div>c`, ""},
+		{`<div><form></div><form class=robots-nocontent>a`, ""},
+		{`<form></form><form class=robots-nocontent>a`, "{a}"},
+		{`<div class=robots-nocontent>a</form>b</div>c`, "{ab}"},
+		{`<template><form><div></form><span data-nosnippet>x</span></template><span data-nosnippet>y</span>`, "[y]"},
+	})
+}
