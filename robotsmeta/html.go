@@ -179,6 +179,9 @@ func (e *extractor) inForeign() bool {
 
 func (e *extractor) text() {
 	t := e.z.Text()
+	if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
+		e.leaveColgroup()
+	}
 	if e.mode != modeInBody && e.templates == 0 {
 		if cur, ok := e.top(); !ok || !rawText(cur.a) {
 			if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
@@ -389,6 +392,9 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		return
 	}
 
+	if a != atom.Col && a != atom.Template {
+		e.leaveColgroup()
+	}
 	switch a {
 	case atom.Svg:
 		if !selfClosing {
@@ -641,6 +647,9 @@ func (e *extractor) endTag(raw []byte) {
 			return
 		}
 	}
+	if a != atom.Colgroup && a != atom.Col && a != atom.Template {
+		e.leaveColgroup()
+	}
 	switch a {
 	case atom.Body, atom.Html, atom.Br:
 		// Before <body>, these end tags imply it (WHATWG "anything else"),
@@ -706,6 +715,15 @@ func (e *extractor) endTag(raw []byte) {
 		if special(el) {
 			return
 		}
+	}
+}
+
+// leaveColgroup closes a colgroup that is the current node: it holds only
+// col, template and whitespace, and anything else ends it (WHATWG "in
+// column group", "anything else").
+func (e *extractor) leaveColgroup() {
+	if t, ok := e.top(); ok && t.is(atom.Colgroup) {
+		e.popTo(len(e.stack) - 1)
 	}
 }
 

@@ -305,3 +305,18 @@ func TestFormEndTag(t *testing.T) {
 		{`<template><form><div></form><span data-nosnippet>x</span></template><span data-nosnippet>y</span>`, "[y]"},
 	})
 }
+
+// TestColgroupContent: a colgroup holds only col, template and whitespace;
+// any other tag or text closes it first (WHATWG "in column group"), and
+// </colgroup> closes only a colgroup that is the current node.
+func TestColgroupContent(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<table><colgroup><div data-nosnippet>a</colgroup>b</div>c</table>`, "[ab]"},
+		{`<table><colgroup><span data-nosnippet>a</colgroup>b</span>c</table>`, "[ab]"},
+		{`<table><colgroup class=robots-nocontent><col>a</table>`, "{}"},
+		{`<table><colgroup class=robots-nocontent><tr><td>a</table>`, "{}"},
+		{`<table><colgroup class=robots-nocontent></caption>a</table>`, "{}"},
+		{`<table><colgroup class=robots-nocontent><col> <template>t</template></colgroup>a</table>`, "{}"},
+		{`<table><colgroup><template><div data-nosnippet>t</colgroup></div></template></colgroup><tr><td><div data-nosnippet>a</div></table>`, "[a]"},
+	})
+}
