@@ -396,6 +396,13 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		e.leaveColgroup()
 	}
 	switch a {
+	case atom.Caption, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr:
+		// Outside a table (or template) "in body" ignores these.
+		if !e.inTable() {
+			return
+		}
+	}
+	switch a {
 	case atom.Svg:
 		if !selfClosing {
 			e.push(elem{a: a, ns: nsSVG}, at)
@@ -716,6 +723,16 @@ func (e *extractor) endTag(raw []byte) {
 			return
 		}
 	}
+}
+
+// inTable reports whether a table or template element is open.
+func (e *extractor) inTable() bool {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		if e.stack[i].is(atom.Table) || e.stack[i].is(atom.Template) {
+			return true
+		}
+	}
+	return false
 }
 
 // leaveColgroup closes a colgroup that is the current node: it holds only

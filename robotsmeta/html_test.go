@@ -320,3 +320,19 @@ func TestColgroupContent(t *testing.T) {
 		{`<table><colgroup><template><div data-nosnippet>t</colgroup></div></template></colgroup><tr><td><div data-nosnippet>a</div></table>`, "[a]"},
 	})
 }
+
+// TestStrayTableTags: outside a table "in body" ignores caption, colgroup,
+// tbody, td, tfoot, th, thead and tr start tags, so they neither open an
+// element nor shield a region from its end tag.
+func TestStrayTableTags(t *testing.T) {
+	var cs []scanCase
+	for _, n := range []string{"caption", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"} {
+		cs = append(cs,
+			scanCase{`<div data-nosnippet>a<` + n + `>b</div>c`, "[ab]"},
+			scanCase{`<` + n + ` class=robots-nocontent>a`, ""},
+		)
+	}
+	cs = append(cs, scanCase{`<table></table><div data-nosnippet>a<td>b</div>c`, "[ab]"})
+	cs = append(cs, scanCase{`<template><td class=robots-nocontent>a</template><td class=robots-nocontent>b`, ""})
+	checkScans(t, cs)
+}
