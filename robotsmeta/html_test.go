@@ -336,3 +336,53 @@ func TestStrayTableTags(t *testing.T) {
 	cs = append(cs, scanCase{`<template><td class=robots-nocontent>a</template><td class=robots-nocontent>b`, ""})
 	checkScans(t, cs)
 }
+
+// TestFontBreakout: in foreign content a <font> start tag with a color,
+// face or size attribute ends the foreign content (WHATWG "in foreign
+// content"); without one it is an SVG element, and a <style> after it is
+// not raw text.
+func TestFontBreakout(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<svg><font color=red><style><meta name=robots content=noindex></style>`, ""},
+		{`<svg><font face=serif><style><meta name=robots content=noindex></style>`, ""},
+		{`<svg><font size=2><style><meta name=robots content=noindex></style>`, ""},
+		{`<svg><font class=x><style><meta name=robots content=noindex></style>`, "body noindex"},
+		{`<svg><font><style><meta name=robots content=noindex></style>`, "body noindex"},
+	})
+}
+
+// TestTagNameEnds: a tag name ends at whitespace (tab, LF, CR, FF, space),
+// '/' or '>' (WHATWG "tag name state").
+func TestTagNameEnds(t *testing.T) {
+	var cs []scanCase
+	for _, sep := range []string{" ", "\t", "\n", "\r", "\f", "/"} {
+		cs = append(cs,
+			scanCase{"<div" + sep + "data-nosnippet>a</div>b", "[a]"},
+			scanCase{"<div data-nosnippet>a</div" + sep + ">b", "[a]"},
+		)
+	}
+	checkScans(t, cs)
+}
+
+// TestRegionTag: a region names its element lower-cased, a custom one by
+// its full name, with U+FFFD for a NUL (WHATWG "tag name state").
+func TestRegionTag(t *testing.T) {
+	long := "x-" + strings.Repeat("abcdefghij", 4)
+	for _, c := range []struct{ doc, tag string }{
+		{`<SECTION data-nosnippet>a`, "section"},
+		{`<x-Z class=robots-nocontent>a`, "x-z"},
+		{"<x\x00y class=robots-nocontent>a", "x\ufffdy"},
+		{"<X-\x01 class=robots-nocontent>a", "x-\x01"},
+		{"<" + strings.ToUpper(long) + " class=robots-nocontent>a", long},
+		{"<" + long[:32] + " class=robots-nocontent>a", long[:32]},
+	} {
+		p, err := ParseLines(nil, strings.NewReader(c.doc), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := append(p.NoSnippet, p.NoContent...)
+		if len(rs) != 1 || rs[0].Tag != c.tag || rs[0].Text != "a" {
+			t.Errorf("%q: regions %+v, want one <%s> holding a", c.doc, rs, c.tag)
+		}
+	}
+}
