@@ -203,7 +203,7 @@ func (e *extractor) text() {
 // addText appends t to the region with whitespace runs collapsed, as the
 // vectors' nosnippet_text does.
 func (e *extractor) addText(r *regionState, t []byte) {
-	for len(t) > 0 {
+	for len(t) > 0 && !r.truncated {
 		c, size := rune(t[0]), 1
 		if c >= utf8.RuneSelf {
 			c, size = utf8.DecodeRune(t)
@@ -211,11 +211,16 @@ func (e *extractor) addText(r *regionState, t []byte) {
 		if unicode.IsSpace(c) {
 			r.space = true
 		} else {
-			if len(r.buf)+size+1 > e.o.MaxRegionText {
+			sep := r.space && len(r.buf) > 0
+			need := size
+			if sep {
+				need++
+			}
+			if len(r.buf)+need > e.o.MaxRegionText {
 				r.truncated = true
 				return
 			}
-			if r.space && len(r.buf) > 0 {
+			if sep {
 				r.buf = append(r.buf, ' ')
 			}
 			r.space = false

@@ -69,6 +69,10 @@ func TestDepthLimit(t *testing.T) {
 		for _, d := range p.Diagnostics {
 			if d.Code == "limit-depth" {
 				n++
+				// At the 513th <div>, naming no source.
+				if d.Line != 1 || d.Column != 512*5+1 || d.Source != -1 || d.Severity != Info {
+					t.Errorf("limit-depth %+v, want info at 1:%d with Source -1", d, 512*5+1)
+				}
 			}
 		}
 		return n
@@ -105,6 +109,73 @@ func TestDepthLimit(t *testing.T) {
 		}
 		if len(p.Sources) != c.want {
 			t.Errorf("%d elements before the svg: %d robots metas, want %d", strings.Count(c.doc, "<div>"), len(p.Sources), c.want)
+		}
+	}
+}
+
+// TestRegionTextCap: MaxRegionText caps a region's text in bytes: text of
+// exactly that size is kept whole, a byte more is cut at a character
+// boundary and marked truncated; the space between words counts.
+func TestRegionTextCap(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		max       int
+		want      string
+		truncated bool
+	}{
+		{"abcd", 5, "abcd", false},
+		{"abcd", 4, "abcd", false},
+		{"abcd", 3, "abc", true},
+		{"ab  cd", 5, "ab cd", false},
+		{"ab  cd", 4, "ab c", true},
+		{"ab  cd", 3, "ab", true},
+		{"ab  cd", 2, "ab", true},
+		{"aéé", 5, "aéé", false},
+		{"aéé", 4, "aé", true},
+		{"aéé", 3, "aé", true},
+		{"aéé", 2, "a", true},
+		{" a ", 1, "a", false},
+		{"aé<b>b</b>", 2, "a", true},
+		{"abc<b>d</b>", 3, "abc", true},
+	} {
+		doc := `<div data-nosnippet>` + c.text + `</div>`
+		p, err := ParseLines(nil, strings.NewReader(doc), Options{MaxRegionText: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.NoSnippet) != 1 {
+			t.Fatalf("%q: regions %+v", c.text, p.NoSnippet)
+		}
+		if r := p.NoSnippet[0]; r.Text != c.want || r.Truncated != c.truncated {
+			t.Errorf("%q under %d bytes: %q truncated=%v, want %q truncated=%v", c.text, c.max, r.Text, r.Truncated, c.want, c.truncated)
+		}
+	}
+}
+
+// TestDepthLimitRecovers: once the elements at the limit close, the ones
+// counted beyond it close with them and the stack tracks elements again:
+// a <div> that closes a p at the limit (with elements counted beyond it)
+// is closed by its own </div>, and what follows is read.
+func TestDepthLimitRecovers(t *testing.T) {
+	at := strings.Repeat("<div>", 510) + // p is the 511th element, span the 512th, b the 513th
+		`<p class=robots-nocontent>a<span><b>b<div class=robots-nocontent>c</div>d` +
+		`<p><i><u>e<div>f<meta name=robots content=noindex>`
+	if got, want := summary(streamed(t, at)), "body noindex; {ab}; {c}"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// Beyond the limit (after 512 divs) an end tag closes the deepest
+	// counted element; a counted template ends at its </template>, and
+	// hides its contents until then.
+	limit := strings.Repeat("<div>", 512)
+	for _, c := range []struct{ doc, want string }{
+		{`<b class=robots-nocontent>a</b>b`, "{a}"},
+		{`<template><meta name=robots content=nofollow></template><meta name=robots content=noindex>`, "body noindex"},
+		{`<template><b></b><meta name=robots content=nofollow></template><meta name=robots content=noindex>`, "body noindex"},
+		{`<b></template><meta name=robots content=noindex>`, "body noindex"},
+		{`<template></template><b></template><meta name=robots content=noindex>`, "body noindex"},
+	} {
+		if got := summary(streamed(t, limit+c.doc)); got != c.want {
+			t.Errorf("512 divs and %s: got %q, want %q", c.doc, got, c.want)
 		}
 	}
 }
