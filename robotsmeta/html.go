@@ -461,10 +461,13 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 			e.popTo(len(e.stack) - 1)
 		}
 	case atom.Optgroup:
-		for _, s := range [...]atom.Atom{atom.Option, atom.Optgroup} {
-			if t, ok := e.top(); ok && t.is(s) {
-				e.popTo(len(e.stack) - 1)
-			}
+		// An optgroup closes an option, and in a select an optgroup ("in
+		// body" only closes an option).
+		if t, ok := e.top(); ok && t.is(atom.Option) {
+			e.popTo(len(e.stack) - 1)
+		}
+		if t, ok := e.top(); ok && t.is(atom.Optgroup) && e.open(atom.Select) {
+			e.popTo(len(e.stack) - 1)
 		}
 	case atom.A:
 		// A nested <a> closes the open one (adoption agency); only when no
@@ -732,8 +735,13 @@ func (e *extractor) endTag(raw []byte) {
 
 // inTable reports whether a table or template element is open.
 func (e *extractor) inTable() bool {
+	return e.open(atom.Table) || e.open(atom.Template)
+}
+
+// open reports whether an HTML element a is open.
+func (e *extractor) open(a atom.Atom) bool {
 	for i := len(e.stack) - 1; i >= 0; i-- {
-		if e.stack[i].is(atom.Table) || e.stack[i].is(atom.Template) {
+		if e.stack[i].is(a) {
 			return true
 		}
 	}

@@ -282,6 +282,8 @@ func TestTableEndTagsUseTableScope(t *testing.T) {
 		{`<table><tr><td class=robots-nocontent>a<object>b</td>c</table>`, "{ab}"},
 		{`<table><tr><th class=robots-nocontent>a<marquee>b</th>c</table>`, "{ab}"},
 		{`<table><tr><td class=robots-nocontent>a<applet>b</td>c</table>`, "{ab}"},
+		// A cell in a template's contents does not close the cell around it.
+		{`<table><tr><td class=robots-nocontent>a<template><td>b</template>c</td></tr></table>`, "{ac}"},
 		// A table inside the cell still hides it.
 		{`<table><tr><td class=robots-nocontent>a<table><tr><td>b</td></tr></table>c</td>d</table>`, "{abc}"},
 	})
@@ -291,6 +293,10 @@ func TestTableEndTagsUseTableScope(t *testing.T) {
 // closing what is open inside it, and while the form element pointer is
 // set (until </form>) a nested <form> is ignored (WHATWG "in body").
 func TestFormEndTag(t *testing.T) {
+	// Implied end tags close dd, dt, li, optgroup, option and p first.
+	for _, n := range []string{"dd", "dt", "li", "optgroup", "option", "p"} {
+		checkScans(t, []scanCase{{`<form><` + n + ` class=robots-nocontent>a</form>b`, "{a}"}})
+	}
 	checkScans(t, []scanCase{
 		{`<form class=robots-nocontent>a</form>b`, "{a}"},
 		{`<form class=robots-nocontent>a<div>b</form>c</div>d`, "{abc}"},
@@ -303,6 +309,14 @@ func TestFormEndTag(t *testing.T) {
 		{`<form></form><form class=robots-nocontent>a`, "{a}"},
 		{`<div class=robots-nocontent>a</form>b</div>c`, "{ab}"},
 		{`<template><form><div></form><span data-nosnippet>x</span></template><span data-nosnippet>y</span>`, "[y]"},
+		// The pointer's form is no longer open: </form> is ignored.
+		{`<div><form></div><p class=robots-nocontent>a</form>b`, "{ab}"},
+		{`<form><div class=robots-nocontent>x<p>a</form>b`, "{xab}"},
+		{`<form><ruby><rt class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><ruby><rtc class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><ruby><rp class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><ruby><rb class=robots-nocontent>a</form>b`, "{a}"},
+		{`<form><ruby class=robots-nocontent><rb>a</form>b`, "{ab}"},
 	})
 }
 
@@ -315,6 +329,7 @@ func TestColgroupContent(t *testing.T) {
 		{`<table><colgroup><span data-nosnippet>a</colgroup>b</span>c</table>`, "[ab]"},
 		{`<table><colgroup class=robots-nocontent><col>a</table>`, "{}"},
 		{`<table><colgroup class=robots-nocontent><tr><td>a</table>`, "{}"},
+		{`<table><colgroup><tr><td class=robots-nocontent>a</table>`, "{a}"},
 		{`<table><colgroup class=robots-nocontent></caption>a</table>`, "{}"},
 		{`<table><colgroup class=robots-nocontent><col> <template>t</template></colgroup>a</table>`, "{}"},
 		{`<table><colgroup><template><div data-nosnippet>t</colgroup></div></template></colgroup><tr><td><div data-nosnippet>a</div></table>`, "[a]"},
@@ -385,4 +400,169 @@ func TestRegionTag(t *testing.T) {
 			t.Errorf("%q: regions %+v, want one <%s> holding a", c.doc, rs, c.tag)
 		}
 	}
+}
+
+// TestRegionAttributesAnywhere: data-nosnippet and the robots-nocontent
+// class are found in any case and wherever they sit among the attributes.
+func TestRegionAttributesAnywhere(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<div aast data-nosnippet i>a</div>b`, "[a]"},
+		{`<span title="x" DATA-NOSNIPPET>a</span>b`, "[a]"},
+		{`<section id=s data-nosnippet="">a</section>b`, "[a]"},
+		{`<p id=p class="a ROBOTS-NOCONTENT b">a</p>b`, "{a}"},
+		{`<p title="data-nosnippet">a</p>b`, ""},
+	})
+}
+
+// TestIgnoredStartTags: html, head, body and frameset start tags open no
+// element once the head has begun (WHATWG "in head", "after head", "in
+// body", "in template"), so they neither shield a region from its end tag
+// nor count towards the nesting depth, and a second <head> does not
+// reopen the head.
+func TestIgnoredStartTags(t *testing.T) {
+	var cs []scanCase
+	for _, n := range []string{"html", "head", "body", "frameset"} {
+		cs = append(cs, scanCase{`<body><span data-nosnippet>a<` + n + `>b</span>c`, "[ab]"})
+	}
+	// </body>, </html> and </br> before the body open it (WHATWG "in head",
+	// "after head": "anything else"); other end tags are ignored there.
+	for _, n := range []string{"body", "html", "br"} {
+		cs = append(cs,
+			scanCase{`<head></` + n + `><meta name=robots content=noindex>`, "body noindex"},
+			scanCase{`<head></head></` + n + `><meta name=robots content=noindex>`, "body noindex"},
+		)
+	}
+	cs = append(cs,
+		scanCase{`<head></div></p><meta name=robots content=noindex>`, "head noindex"},
+		// </head> in the body, or in a template in the head, is ignored.
+		scanCase{`<body></head><meta name=robots content=noindex>`, "body noindex"},
+		scanCase{`<p>x</head><meta name=robots content=noindex>`, "body noindex"},
+		scanCase{`<head><template></head></template><noscript></noscript><meta name=robots content=noindex>`, "head noindex"},
+		scanCase{`<head></head><head><noscript></noscript><meta name=robots content=noindex>`, "body noindex"},
+		scanCase{`<template><svg><style></template><meta name=robots content=noindex></style>`, "head noindex"},
+	)
+	checkScans(t, cs)
+	// 511 divs and a template fill the 512 places of the stack: had the tag
+	// opened an element, </template> would close that instead. (x/net/html
+	// refuses documents this deep, so only the extractor is checked.)
+	for _, n := range []string{"html", "head", "body", "frameset"} {
+		doc := strings.Repeat("<div>", 511) + `<template><` + n + `></template><meta name=robots content=noindex>`
+		if got := summary(streamed(t, doc)); got != "body noindex" {
+			t.Errorf("511 divs, <template><%s></template>, meta: %q, want %q", n, got, "body noindex")
+		}
+	}
+	// Nor does an html or head start tag before the body count towards the
+	// 512 elements the stack keeps.
+	for _, doc := range []string{"<html>", "<head></head>", "<html><head></head>"} {
+		p, err := ParseLines(nil, strings.NewReader(doc+strings.Repeat("<div>", 512)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range p.Diagnostics {
+			if d.Code == "limit-depth" {
+				t.Errorf("%s and 512 divs: %s", doc, d)
+			}
+		}
+	}
+}
+
+// TestStartTagsCloseSiblings: a start tag closes the open element it
+// cannot nest in: dd and dt close a dd or dt, td and th a cell, tr a cell
+// and a row, tbody, thead and tfoot a cell, a row and a table section,
+// option an option, optgroup an option (and in a select an optgroup), and
+// a nested a the open a (WHATWG "in body", "in table", "in select").
+func TestStartTagsCloseSiblings(t *testing.T) {
+	var cs []scanCase
+	for _, open := range []string{"dd", "dt"} {
+		for _, next := range []string{"dd", "dt"} {
+			cs = append(cs, scanCase{`<dl><` + open + ` class=robots-nocontent>a<` + next + `>b</dl>`, "{a}"})
+		}
+	}
+	for _, open := range []string{"td", "th"} {
+		for _, next := range []string{"td", "th"} {
+			cs = append(cs, scanCase{`<table><tr><` + open + ` class=robots-nocontent>a<` + next + `>b</table>`, "{a}"})
+		}
+	}
+	cs = append(cs,
+		scanCase{`<table><tr class=robots-nocontent><td>a<tr><td>b</table>`, "{a}"},
+		scanCase{`<table><tr><td class=robots-nocontent>a<tr><td>b</table>`, "{a}"},
+	)
+	for _, open := range []string{"tbody", "thead", "tfoot"} {
+		for _, next := range []string{"tbody", "thead", "tfoot"} {
+			cs = append(cs,
+				scanCase{`<table><` + open + ` class=robots-nocontent><tr><td>a<` + next + `><tr><td>b</table>`, "{a}"},
+				scanCase{`<table><` + open + `><tr class=robots-nocontent><td>a<` + next + `><tr><td>b</table>`, "{a}"},
+				scanCase{`<table><` + open + `><tr><td class=robots-nocontent>a<` + next + `><tr><td>b</table>`, "{a}"},
+			)
+		}
+	}
+	cs = append(cs,
+		scanCase{`<li class=robots-nocontent>a<li>b`, "{a}"},
+		scanCase{`<ul><li class=robots-nocontent>a<li>b</ul>`, "{a}"},
+		scanCase{`<ul><li class=robots-nocontent>a<div><li>b</ul>`, "{a}"},
+		scanCase{`<ul><li class=robots-nocontent>a<section><li>b</ul>`, "{ab}"},
+		scanCase{`<dd class=robots-nocontent>a<dt>b`, "{a}"},
+		scanCase{`<select><option class=robots-nocontent>a<option>b</select>`, "{a}"},
+		scanCase{`<option class=robots-nocontent>a<option>b`, "{a}"},
+		scanCase{`<div class=robots-nocontent>a<option>b`, "{ab}"},
+		scanCase{`<option class=robots-nocontent>a<optgroup>b`, "{a}"},
+		scanCase{`<select><optgroup class=robots-nocontent><option>a<optgroup>b</select>`, "{a}"},
+		scanCase{`<select><optgroup class=robots-nocontent>a<optgroup>b</select>`, "{a}"},
+		scanCase{`<div class=robots-nocontent>a<optgroup>b`, "{ab}"},
+		// Outside a select an optgroup does not close an optgroup.
+		scanCase{`<optgroup class=robots-nocontent>a<optgroup>b`, "{ab}"},
+		scanCase{`<optgroup class=robots-nocontent><option>a<optgroup>b`, "{ab}"},
+		scanCase{`<a href=/1 class=robots-nocontent>1<a href=/2>2</a>3`, "{1}; a /1; a /2"},
+		scanCase{`<p><a href=/1 class=robots-nocontent>1<span><a href=/2>2</a>3`, "{1}; a /1; a /2"},
+	)
+	checkScans(t, cs)
+}
+
+// TestBaseHref: the first base element with an href sets the document's
+// base URL (WHATWG "frozen base URL"); one without href, or a later one,
+// does not.
+func TestBaseHref(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{`<base href=/a><base href=/b>`, "/a"},
+		{`<base target=_top><base href=/b>`, "/b"},
+		{`<base target=_top>`, ""},
+		{`<body><base href=/c>`, "/c"},
+		{`<template><base href=/t></template><base href=/b>`, "/b"},
+	} {
+		p, err := ParseLines(nil, strings.NewReader(c.doc), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Base != c.want {
+			t.Errorf("%s: base %q, want %q", c.doc, p.Base, c.want)
+		}
+	}
+}
+
+// TestForeignEndTags: in SVG or MathML an end tag closes the nearest open
+// foreign element of that name, custom names included (WHATWG "in foreign
+// content", "any other end tag").
+func TestForeignEndTags(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<svg class=robots-nocontent>a</svg>b`, "{a}"},
+		{`<svg><g class=robots-nocontent>a</g>b</svg>`, "{a}"},
+		{`<svg><a class=robots-nocontent>x</a>y</svg>`, "{x}"},
+		{`<svg><x-a class=robots-nocontent>a<x-b>b</x-a>c</svg>`, "{ab}"},
+		{`<svg><x-a class=robots-nocontent>a</x-a>b</svg>`, "{a}"},
+		{`<math><mrow class=robots-nocontent>a</mrow>b</math>`, "{a}"},
+		{`<p><svg><g class=robots-nocontent>a<rect>b</g>c</svg>`, "{ab}"},
+	})
+}
+
+// TestCustomElementEndTags: an end tag with a name no HTML element has
+// closes the nearest open element of that very name, through elements that
+// are not special (WHATWG "any other end tag").
+func TestCustomElementEndTags(t *testing.T) {
+	checkScans(t, []scanCase{
+		{`<x-a class=robots-nocontent>a<x-b>b</x-a>c`, "{ab}"},
+		{`<x-a class=robots-nocontent>a</x-b>b</x-a>c`, "{ab}"},
+		{`<x-a class=robots-nocontent>a<i>b</x-a>c`, "{ab}"},
+		{`<x-a class=robots-nocontent>a<div>b</x-a>c</div>d`, "{abcd}"},
+		{`<span class=robots-nocontent>a</x-a>b</span>c`, "{ab}"},
+	})
 }
