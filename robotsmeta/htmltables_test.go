@@ -92,6 +92,7 @@ func TestHeadingsCloseHeadings(t *testing.T) {
 			scanCase{"<" + h + " class=robots-nocontent>a<" + other + ">b</" + other + ">c", "{a}"},
 			scanCase{"<" + h + " class=robots-nocontent>a</" + other + ">b", "{a}"},
 			scanCase{"<" + h + "><span class=robots-nocontent>a</" + other + ">b", "{a}"},
+			scanCase{"<" + h + " class=robots-nocontent>a<span>b</" + other + ">c", "{ab}"},
 		)
 	}
 	checkScans(t, cs)
