@@ -508,6 +508,7 @@ func TestStartTagsCloseSiblings(t *testing.T) {
 		scanCase{`<option class=robots-nocontent>a<optgroup>b`, "{a}"},
 		scanCase{`<select><optgroup class=robots-nocontent><option>a<optgroup>b</select>`, "{a}"},
 		scanCase{`<select><optgroup class=robots-nocontent>a<optgroup>b</select>`, "{a}"},
+		scanCase{`<select class=robots-nocontent><optgroup>a<optgroup>b</select>c`, "{ab}"},
 		scanCase{`<div class=robots-nocontent>a<optgroup>b`, "{ab}"},
 		// Outside a select an optgroup does not close an optgroup.
 		scanCase{`<optgroup class=robots-nocontent>a<optgroup>b`, "{ab}"},
