@@ -163,6 +163,13 @@ func TestDepthLimitRecovers(t *testing.T) {
 	if got, want := summary(streamed(t, at)), "body noindex; {ab}; {c}"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// After that, end tags close tracked elements again: the two </div>
+	// close the inner div and then the region's.
+	again := strings.Repeat("<div>", 509) + // the region's div is the 510th element, b the 513th
+		`<div class=robots-nocontent><p><span><b><div>a</div></div>b`
+	if got, want := summary(streamed(t, again)), "{a}"; got != want {
+		t.Errorf("end tags after the limit: got %q, want %q", got, want)
+	}
 	// Beyond the limit (after 512 divs) an end tag closes the deepest
 	// counted element; a counted template ends at its </template>, and
 	// hides its contents until then.
