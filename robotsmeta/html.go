@@ -74,6 +74,7 @@ type extractor struct {
 	frameset    bool   // <frameset> before <body>: a frameset document
 	closedBy    string // what opened the body implicitly
 	closedAt    [2]int
+	formOpen    bool // the WHATWG form element pointer is set
 
 	links, snippets bool
 	dns, noc        regionState
@@ -178,7 +179,10 @@ func (e *extractor) inForeign() bool {
 
 func (e *extractor) text() {
 	t := e.z.Text()
-	if e.mode != modeInBody {
+	if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
+		e.leaveColgroup()
+	}
+	if e.mode != modeInBody && e.templates == 0 {
 		if cur, ok := e.top(); !ok || !rawText(cur.a) {
 			if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
 				e.openBody("text")
@@ -199,7 +203,7 @@ func (e *extractor) text() {
 // addText appends t to the region with whitespace runs collapsed, as the
 // vectors' nosnippet_text does.
 func (e *extractor) addText(r *regionState, t []byte) {
-	for len(t) > 0 {
+	for len(t) > 0 && !r.truncated {
 		c, size := rune(t[0]), 1
 		if c >= utf8.RuneSelf {
 			c, size = utf8.DecodeRune(t)
@@ -207,11 +211,16 @@ func (e *extractor) addText(r *regionState, t []byte) {
 		if unicode.IsSpace(c) {
 			r.space = true
 		} else {
-			if len(r.buf)+size+1 > e.o.MaxRegionText {
+			sep := r.space && len(r.buf) > 0
+			need := size
+			if sep {
+				need++
+			}
+			if len(r.buf)+need > e.o.MaxRegionText {
 				r.truncated = true
 				return
 			}
-			if r.space && len(r.buf) > 0 {
+			if sep {
 				r.buf = append(r.buf, ' ')
 			}
 			r.space = false
@@ -350,7 +359,14 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		// In a frameset document only frames exist: no metas, no body.
 		return
 	}
-	if e.mode != modeInBody {
+	if e.templates > 0 {
+		// Template contents are inert: a template in <head> neither ends it
+		// nor opens <body>, and html, head, body and frameset tags in it are
+		// ignored (WHATWG "in template", then "in body").
+		if a == atom.Html || a == atom.Body || a == atom.Head || a == atom.Frameset {
+			return
+		}
+	} else if e.mode != modeInBody {
 		switch {
 		case a == atom.Frameset:
 			e.frameset = true
@@ -365,7 +381,9 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		case a == atom.Body:
 			e.mode, e.explicit = modeInBody, true
 			return
-		case headContent(a):
+		case headContent(a) && !(a == atom.Noscript && e.mode == modeAfterHead):
+			// After </head>, noscript is not head content (WHATWG "after
+			// head"): it opens the body.
 			if e.mode == modeBeforeHead {
 				e.mode = modeInHead
 			}
@@ -379,6 +397,16 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		return
 	}
 
+	if a != atom.Col && a != atom.Template {
+		e.leaveColgroup()
+	}
+	switch a {
+	case atom.Caption, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr:
+		// Outside a table (or template) "in body" ignores these.
+		if !e.inTable() {
+			return
+		}
+	}
 	switch a {
 	case atom.Svg:
 		if !selfClosing {
@@ -390,6 +418,14 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 			e.push(elem{a: a, ns: nsMath}, at)
 		}
 		return
+	}
+	if a == atom.Form && e.templates == 0 {
+		// A form inside a form is ignored while the form element pointer is
+		// set (until </form>, even if the form was closed by another end tag).
+		if e.formOpen {
+			return
+		}
+		e.formOpen = true
 	}
 	if closesP(a) && e.inScope(atom.P, scopeButton) {
 		e.popThrough(atom.P)
@@ -425,10 +461,13 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 			e.popTo(len(e.stack) - 1)
 		}
 	case atom.Optgroup:
-		for _, s := range [...]atom.Atom{atom.Option, atom.Optgroup} {
-			if t, ok := e.top(); ok && t.is(s) {
-				e.popTo(len(e.stack) - 1)
-			}
+		// An optgroup closes an option, and in a select an optgroup ("in
+		// body" only closes an option).
+		if t, ok := e.top(); ok && t.is(atom.Option) {
+			e.popTo(len(e.stack) - 1)
+		}
+		if t, ok := e.top(); ok && t.is(atom.Optgroup) && e.open(atom.Select) {
+			e.popTo(len(e.stack) - 1)
 		}
 	case atom.A:
 		// A nested <a> closes the open one (adoption agency); only when no
@@ -543,6 +582,10 @@ func (e *extractor) popTo(n int) {
 		}
 		e.closeRegionsAbove(len(e.stack) - 1)
 		e.stack = e.stack[:len(e.stack)-1]
+		if n == len(e.stack) && n > 0 && e.stack[n-1] == (elem{}) {
+			// A form </form> removed: it ends with its last open child.
+			n--
+		}
 	}
 }
 
@@ -619,13 +662,19 @@ func (e *extractor) endTag(raw []byte) {
 			return
 		}
 	}
+	if a != atom.Colgroup && a != atom.Col && a != atom.Template {
+		e.leaveColgroup()
+	}
 	switch a {
 	case atom.Body, atom.Html, atom.Br:
-		// Before <body>, these end tags imply it (WHATWG "anything else").
-		e.openBody("</" + string(nameB) + ">")
+		// Before <body>, these end tags imply it (WHATWG "anything else"),
+		// but not in template contents, where they are ignored.
+		if e.templates == 0 {
+			e.openBody("</" + string(nameB) + ">")
+		}
 		return
 	case atom.Head:
-		if e.mode == modeInHead || e.mode == modeBeforeHead {
+		if e.templates == 0 && (e.mode == modeInHead || e.mode == modeBeforeHead) {
 			e.mode = modeAfterHead
 		}
 		return
@@ -655,11 +704,15 @@ func (e *extractor) endTag(raw []byte) {
 			e.popThrough(atom.Template)
 		}
 		return
+	case atom.Form:
+		e.endForm()
+		return
 	}
 	if blockEnd(a) {
 		k := scopeDefault
 		switch a {
-		case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr:
+		case atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Tr, atom.Td, atom.Th, atom.Caption:
+			// The table insertion modes look for these in table scope.
 			k = scopeTable
 		}
 		if e.inScope(a, k) {
@@ -675,6 +728,75 @@ func (e *extractor) endTag(raw []byte) {
 			return
 		}
 		if special(el) {
+			return
+		}
+	}
+}
+
+// inTable reports whether a table or template element is open.
+func (e *extractor) inTable() bool {
+	return e.open(atom.Table) || e.open(atom.Template)
+}
+
+// open reports whether an HTML element a is open.
+func (e *extractor) open(a atom.Atom) bool {
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		if e.stack[i].is(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// leaveColgroup closes a colgroup that is the current node: it holds only
+// col, template and whitespace, and anything else ends it (WHATWG "in
+// column group", "anything else").
+func (e *extractor) leaveColgroup() {
+	if t, ok := e.top(); ok && t.is(atom.Colgroup) {
+		e.popTo(len(e.stack) - 1)
+	}
+}
+
+// endForm handles </form> as WHATWG "in body" does. Outside templates it
+// removes the form from the open elements without closing what is open
+// inside it: later content still goes into the form's open descendants, so
+// the form stays in the stack as an anonymous element that no rule matches,
+// and a region on it ends when those descendants close.
+func (e *extractor) endForm() {
+	if e.templates == 0 {
+		if !e.formOpen {
+			return
+		}
+		e.formOpen = false
+	}
+	if !e.inScope(atom.Form, scopeDefault) {
+		return
+	}
+	e.impliedEndTags()
+	if t, _ := e.top(); t.is(atom.Form) || e.templates > 0 {
+		e.popThrough(atom.Form)
+		return
+	}
+	for i := len(e.stack) - 1; i >= 0; i-- {
+		if e.stack[i].is(atom.Form) {
+			e.stack[i] = elem{}
+			return
+		}
+	}
+}
+
+// impliedEndTags pops the elements WHATWG "generate implied end tags"
+// closes.
+func (e *extractor) impliedEndTags() {
+	for {
+		t, ok := e.top()
+		if !ok || t.ns != nsHTML {
+			return
+		}
+		switch t.a {
+		case atom.Dd, atom.Dt, atom.Li, atom.Optgroup, atom.Option, atom.P, atom.Rb, atom.Rp, atom.Rt, atom.Rtc:
+			e.popTo(len(e.stack) - 1)
+		default:
 			return
 		}
 	}

@@ -95,13 +95,20 @@ func closesP(a atom.Atom) bool {
 	return false
 }
 
+// blockEnd lists the end tags that close their element, with whatever is
+// open inside it, when it is in scope: the "in body" block end tags, dd,
+// dt, applet, marquee, object, and the table parts as the table insertion
+// modes close them. </form> has its own rules (endForm); </colgroup> is
+// left to the "any other end tag" steps, which close a colgroup only when
+// it is the current node, as "in column group" does (nothing but a
+// template can be open inside one).
 func blockEnd(a atom.Atom) bool {
 	switch a {
 	case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Button, atom.Center,
 		atom.Details, atom.Dialog, atom.Dir, atom.Div, atom.Dl, atom.Fieldset, atom.Figcaption,
 		atom.Figure, atom.Footer, atom.Header, atom.Hgroup, atom.Listing, atom.Main, atom.Menu,
-		atom.Nav, atom.Ol, atom.Pre, atom.Search, atom.Section, atom.Summary, atom.Ul, atom.Form,
-		atom.Applet, atom.Marquee, atom.Object, atom.Table, atom.Caption, atom.Colgroup,
+		atom.Nav, atom.Ol, atom.Pre, atom.Search, atom.Section, atom.Summary, atom.Ul,
+		atom.Applet, atom.Marquee, atom.Object, atom.Table, atom.Caption,
 		atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr, atom.Dd, atom.Dt:
 		return true
 	}
