@@ -60,6 +60,11 @@ func TestWithSignature(t *testing.T) {
 	if ev := r.Evidence(); !strings.Contains(ev, "signed with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory (keyid k1)") {
 		t.Errorf("Evidence() = %q, want the signature named", ev)
 	}
+	local := botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k2", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}}
+	withLocal := identity.WithSignature(netOK, local)
+	if ev := withLocal.Evidence(); !strings.Contains(ev, "signed with a key given locally (keyid k2)") {
+		t.Errorf("Evidence() = %q, want the local key named", ev)
+	}
 	var e *botauth.Error
 	if r := identity.WithSignature(netOK, invalid); !errors.As(r.Signature.Err, &e) || e.Reason != botauth.Expired {
 		t.Errorf("Signature.Err = %v, want the botauth error kept", r.Signature.Err)
