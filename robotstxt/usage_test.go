@@ -20,6 +20,20 @@ func TestMatchPattern(t *testing.T) {
 		{"/*.pdf$", "/d/x.pdf?v=1", false},
 		{"/b", "/a", false},
 		{"/é", "/%C3%A9", true},
+		// The pattern is escaped: hex digits of %xx upper-cased (0-9, a-f,
+		// A-F are hex digits), bytes from 0x80 up encoded, a '%' without
+		// two hex digits after it left alone.
+		{"/%0a", "/%0A", true},
+		{"/%9f", "/%9F", true},
+		{"/%Fa", "/%FA", true},
+		{"/%aF", "/%AF", true},
+		{"/%xA", "/%xA", true},
+		{"/%Ax", "/%Ax", true},
+		{"/%A", "/%A", true},
+		{"/\x7f", "/\x7f", true},
+		{"/\x7f", "/%7F", false},
+		{"/\x80", "/%80", true},
+		{"/\x81", "/%81", true},
 	} {
 		if got := robotstxt.MatchPattern(c.pat, c.path); got != c.want {
 			t.Errorf("MatchPattern(%q, %q) = %v, want %v", c.pat, c.path, got, c.want)
