@@ -160,3 +160,57 @@ func TestParseProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestRFCNormalisedOctets: under RFC 9309 a %xx escape in the URL is
+// decoded exactly when it stands for an unreserved character (ALPHA,
+// DIGIT, "-", ".", "_", "~"; RFC 3986 §2.3), so "/x%HH" matches the
+// pattern "/x<c>$" only then; and in the query ":", "/", "?", "@", "[" and
+// "]" are encoded, so they match a pattern that spells them %XX.
+func TestRFCNormalisedOctets(t *testing.T) {
+	for _, c := range []struct {
+		esc, lit   string
+		unreserved bool
+	}{
+		{"%21", "!", false},
+		{"%2C", ",", false},
+		{"%2D", "-", true},
+		{"%2E", ".", true},
+		{"%2F", "/", false},
+		{"%30", "0", true},
+		{"%39", "9", true},
+		{"%3A", ":", false},
+		{"%40", "@", false},
+		{"%41", "A", true},
+		{"%5A", "Z", true},
+		{"%5B", "[", false},
+		{"%5F", "_", true},
+		{"%60", "`", false},
+		{"%61", "a", true},
+		{"%7A", "z", true},
+		{"%7B", "{", false},
+		{"%7E", "~", true},
+	} {
+		f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /x"+c.lit+"$\n"), robotstxt.Options{Profile: robotstxt.RFC9309})
+		if got := f.Check("FooBot", "https://example.com/x"+c.esc).Allowed; got != !c.unreserved {
+			t.Errorf("Disallow: /x%s$, URL /x%s: allowed=%v, want %v", c.lit, c.esc, got, !c.unreserved)
+		}
+	}
+	for _, c := range []struct {
+		lit, esc string
+		encoded  bool
+	}{
+		{":", "%3A", true},
+		{"/", "%2F", true},
+		{"?", "%3F", true},
+		{"@", "%40", true},
+		{"[", "%5B", true},
+		{"]", "%5D", true},
+		{"=", "%3D", false},
+		{"!", "%21", false},
+	} {
+		f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /a?b"+c.esc+"c$\n"), robotstxt.Options{Profile: robotstxt.RFC9309})
+		if got := f.Check("FooBot", "https://example.com/a?b"+c.lit+"c").Allowed; got != !c.encoded {
+			t.Errorf("Disallow: /a?b%sc$, URL /a?b%sc: allowed=%v, want %v", c.esc, c.lit, got, !c.encoded)
+		}
+	}
+}
