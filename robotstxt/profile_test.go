@@ -78,6 +78,42 @@ func TestProfiles(t *testing.T) {
 			google: true, rfc: true,
 		},
 		{
+			name:   "both: an encoded / in the path is not a path separator",
+			robots: "User-agent: *\nDisallow: /a%2Fb\n",
+			url:    "https://example.com/a/b",
+			google: true, rfc: true,
+		},
+		{
+			name:   "both: a % without two characters after it is a literal",
+			robots: "User-agent: *\nDisallow: /x%4$\n",
+			url:    "https://example.com/x%4",
+			google: false, rfc: false,
+		},
+		{
+			name:   "both: a % followed by one hex digit is a literal",
+			robots: "User-agent: *\nDisallow: /x%4x$\n",
+			url:    "https://example.com/x%4x",
+			google: false, rfc: false,
+		},
+		{
+			name:   "a % before a non-hex character is not an escape",
+			robots: "User-agent: *\nDisallow: /x%x4$\n",
+			url:    "https://example.com/x%14",
+			google: true, rfc: true,
+		},
+		{
+			name:   "the octet 0x80 in the URL is %-encoded under RFC 9309",
+			robots: "User-agent: *\nDisallow: /x%80$\n",
+			url:    "https://example.com/x\x80",
+			google: true, rfc: false,
+		},
+		{
+			name:   "the octet 0x7F in the URL is not %-encoded",
+			robots: "User-agent: *\nDisallow: /x%7F$\n",
+			url:    "https://example.com/x\x7f",
+			google: true, rfc: true,
+		},
+		{
 			name:   "both: a mid-pattern $ is a literal",
 			robots: "User-agent: *\nDisallow: /a$b\n",
 			url:    "https://example.com/a$b",
