@@ -20,6 +20,11 @@ func TestMatchPattern(t *testing.T) {
 		{"/*.pdf$", "/d/x.pdf?v=1", false},
 		{"/b", "/a", false},
 		{"/é", "/%C3%A9", true},
+		// A pattern may start with '*'.
+		{"*.pdf$", "/d/x.pdf", true},
+		{"*.pdf$", "/d/x.pdf?v=1", false},
+		{"*", "/x", true},
+		{"$", "/", false},
 		// The pattern is escaped: hex digits of %xx upper-cased (0-9, a-f,
 		// A-F are hex digits), bytes from 0x80 up encoded, a '%' without
 		// two hex digits after it left alone.
@@ -70,6 +75,27 @@ Allow: /
 		}
 		if e, ok := f.Agent("other").ContentUsage("/"); ok {
 			t.Errorf("other: ContentUsage = line %d, want none", e.Line)
+		}
+	}
+}
+
+// TestContentUsageOneLine: a file with a single Content-Usage line applies
+// it (and, with a path, only where the path matches).
+func TestContentUsageOneLine(t *testing.T) {
+	for _, prof := range []robotstxt.Profile{robotstxt.Google, robotstxt.RFC9309} {
+		for _, c := range []struct {
+			robots, url string
+			ok          bool
+		}{
+			{"User-agent: *\nContent-Usage: train-ai=n\n", "https://example.com/x", true},
+			{"User-agent: *\nContent-Usage: /a/ train-ai=n\n", "https://example.com/a/x", true},
+			{"User-agent: *\nContent-Usage: /a/ train-ai=n\n", "https://example.com/b/x", false},
+		} {
+			a := robotstxt.ParseWith([]byte(c.robots), robotstxt.Options{Profile: prof}).Agent("examplebot")
+			e, ok := a.ContentUsage(c.url)
+			if ok != c.ok || ok && e.Line != 2 {
+				t.Errorf("%v: %q: ContentUsage(%q) = line %d (%v), want ok=%v line 2", prof, c.robots, c.url, e.Line, ok, c.ok)
+			}
 		}
 	}
 }
