@@ -99,3 +99,30 @@ func TestContentUsageOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestContentUsageProfiles: Content-Usage paths match as Allow and
+// Disallow do under the file's profile: under RFC 9309 the URL and the
+// path are normalised (unreserved %xx decoded, a '*' in the URL encoded so
+// that a path's %2A matches it); under Google neither is.
+func TestContentUsageProfiles(t *testing.T) {
+	for _, c := range []struct {
+		path, url   string
+		google, rfc bool
+	}{
+		{"/~a/", "https://example.com/%7Ea/x", false, true},
+		{"/%7Ea/", "https://example.com/~a/x", false, true},
+		{"/a%2A", "https://example.com/a*", false, true},
+		{"/a/", "https://example.com/a/x", true, true},
+	} {
+		robots := []byte("User-agent: *\nContent-Usage: " + c.path + " train-ai=n\n")
+		for _, p := range []struct {
+			prof robotstxt.Profile
+			want bool
+		}{{robotstxt.Google, c.google}, {robotstxt.RFC9309, c.rfc}} {
+			a := robotstxt.ParseWith(robots, robotstxt.Options{Profile: p.prof}).Agent("examplebot")
+			if _, ok := a.ContentUsage(c.url); ok != p.want {
+				t.Errorf("%v: Content-Usage: %s, ContentUsage(%q) ok=%v, want %v", p.prof, c.path, c.url, ok, p.want)
+			}
+		}
+	}
+}
