@@ -78,6 +78,42 @@ func TestProfiles(t *testing.T) {
 			google: true, rfc: true,
 		},
 		{
+			name:   "both: an encoded / in the path is not a path separator",
+			robots: "User-agent: *\nDisallow: /a%2Fb\n",
+			url:    "https://example.com/a/b",
+			google: true, rfc: true,
+		},
+		{
+			name:   "both: a % without two characters after it is a literal",
+			robots: "User-agent: *\nDisallow: /x%4$\n",
+			url:    "https://example.com/x%4",
+			google: false, rfc: false,
+		},
+		{
+			name:   "both: a % followed by one hex digit is a literal",
+			robots: "User-agent: *\nDisallow: /x%4x$\n",
+			url:    "https://example.com/x%4x",
+			google: false, rfc: false,
+		},
+		{
+			name:   "a % before a non-hex character is not an escape",
+			robots: "User-agent: *\nDisallow: /x%x4$\n",
+			url:    "https://example.com/x%14",
+			google: true, rfc: true,
+		},
+		{
+			name:   "the octet 0x80 in the URL is %-encoded under RFC 9309",
+			robots: "User-agent: *\nDisallow: /x%80$\n",
+			url:    "https://example.com/x\x80",
+			google: true, rfc: false,
+		},
+		{
+			name:   "the octet 0x7F in the URL is not %-encoded",
+			robots: "User-agent: *\nDisallow: /x%7F$\n",
+			url:    "https://example.com/x\x7f",
+			google: true, rfc: true,
+		},
+		{
 			name:   "both: a mid-pattern $ is a literal",
 			robots: "User-agent: *\nDisallow: /a$b\n",
 			url:    "https://example.com/a$b",
@@ -157,6 +193,60 @@ func TestParseProfile(t *testing.T) {
 	for p, want := range map[robotstxt.Profile]string{robotstxt.Google: "google", robotstxt.RFC9309: "rfc9309", 7: "Profile(7)"} {
 		if got := p.String(); got != want {
 			t.Errorf("Profile(%d).String() = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestRFCNormalisedOctets: under RFC 9309 a %xx escape in the URL is
+// decoded exactly when it stands for an unreserved character (ALPHA,
+// DIGIT, "-", ".", "_", "~"; RFC 3986 §2.3), so "/x%HH" matches the
+// pattern "/x<c>$" only then; and in the query ":", "/", "?", "@", "[" and
+// "]" are encoded, so they match a pattern that spells them %XX.
+func TestRFCNormalisedOctets(t *testing.T) {
+	for _, c := range []struct {
+		esc, lit   string
+		unreserved bool
+	}{
+		{"%21", "!", false},
+		{"%2C", ",", false},
+		{"%2D", "-", true},
+		{"%2E", ".", true},
+		{"%2F", "/", false},
+		{"%30", "0", true},
+		{"%39", "9", true},
+		{"%3A", ":", false},
+		{"%40", "@", false},
+		{"%41", "A", true},
+		{"%5A", "Z", true},
+		{"%5B", "[", false},
+		{"%5F", "_", true},
+		{"%60", "`", false},
+		{"%61", "a", true},
+		{"%7A", "z", true},
+		{"%7B", "{", false},
+		{"%7E", "~", true},
+	} {
+		f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /x"+c.lit+"$\n"), robotstxt.Options{Profile: robotstxt.RFC9309})
+		if got := f.Check("FooBot", "https://example.com/x"+c.esc).Allowed; got != !c.unreserved {
+			t.Errorf("Disallow: /x%s$, URL /x%s: allowed=%v, want %v", c.lit, c.esc, got, !c.unreserved)
+		}
+	}
+	for _, c := range []struct {
+		lit, esc string
+		encoded  bool
+	}{
+		{":", "%3A", true},
+		{"/", "%2F", true},
+		{"?", "%3F", true},
+		{"@", "%40", true},
+		{"[", "%5B", true},
+		{"]", "%5D", true},
+		{"=", "%3D", false},
+		{"!", "%21", false},
+	} {
+		f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /a?b"+c.esc+"c$\n"), robotstxt.Options{Profile: robotstxt.RFC9309})
+		if got := f.Check("FooBot", "https://example.com/a?b"+c.lit+"c").Allowed; got != !c.encoded {
+			t.Errorf("Disallow: /a?b%sc$, URL /a?b%sc: allowed=%v, want %v", c.esc, c.lit, got, !c.encoded)
 		}
 	}
 }

@@ -54,3 +54,51 @@ func TestURLWithoutPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPathOfAnyURL: the path a check compares, for inputs that are not a
+// plain http(s) URL, as robots.cc's GetPathParamsQuery finds it: two
+// leading slashes are skipped; "://" ends a scheme unless a '/', '?' or
+// ';' comes before it; the path starts at the first '/', '?' or ';' after
+// the scheme and authority; a '#' before that start leaves "/"; a path
+// starting with '?' or ';' gets a "/" in front. Each row's path is
+// checked exactly, as the only path "Disallow: <path>$" disallows.
+func TestPathOfAnyURL(t *testing.T) {
+	for _, c := range []struct {
+		url, path string
+	}{
+		{"/private", "/private"},
+		{"/private#top", "/private"},
+		{"/abc://x/y", "/abc://x/y"},
+		{"//example.com/private", "/private"},
+		{"//example.com/private#top", "/private"},
+		{"//", "/"},
+		{"///private", "/private"},
+		{"//://x/y", "/y"},
+		{"//x://y/z", "/z"},
+		{"a/private", "/private"},
+		{"example.com", "/"},
+		{"example.com?x", "/?x"},
+		{"example.com;x", "/;x"},
+		{"?x", "/?x"},
+		{"?a://b/c", "/?a://b/c"},
+		{"#frag/x", "/"},
+		{"://a/b", "/b"},
+		{"ftp://example.com", "/"},
+		{"ftp://example.com/x?q#f", "/x?q"},
+		{"ftp:///private", "/private"},
+		{"http/abc/def", "/abc/def"},
+		{"http:///x/y", "/x/y"},
+		{"https:///x/y", "/x/y"},
+		{"https://", "/"},
+		{"http://a#/x", "/"},
+		{"http://abcdefgh#/x", "/"},
+		{"http://a;b/x", "/;b/x"},
+	} {
+		for _, prof := range []robotstxt.Profile{robotstxt.Google, robotstxt.RFC9309} {
+			f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: "+c.path+"$\n"), robotstxt.Options{Profile: prof})
+			if d := f.Agent("x").Check(c.url); d.Allowed {
+				t.Errorf("%v: Check(%q) allowed, want the path %q (disallowed)", prof, c.url, c.path)
+			}
+		}
+	}
+}
