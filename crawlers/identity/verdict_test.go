@@ -116,3 +116,49 @@ func TestFCrDNSFirstName(t *testing.T) {
 		t.Errorf("%s: PTR %q, Forward %v, reason %q", r.Verdict, r.PTR, r.Forward, r.Reason)
 	}
 }
+
+// failingForward answers PTR queries from ptr and fails every forward
+// query with a timeout: no answer, not "no such name".
+type failingForward struct{ ptr map[string][]string }
+
+func (f failingForward) LookupAddr(_ context.Context, addr string) ([]string, error) {
+	return f.ptr[addr], nil
+}
+
+func (failingForward) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	return nil, &net.DNSError{Err: "i/o timeout", Name: host, IsTimeout: true}
+}
+
+// TestIdentifyByDNS: without a User-Agent, an IP in no list whose PTR is
+// in a crawler's domain is identified by DNS: unverifiable when the
+// forward lookup gets no answer, rdns-only for an operator that documents
+// only the reverse lookup (Baidu), spoofed when the forward lookup points
+// elsewhere.
+func TestIdentifyByDNS(t *testing.T) {
+	ip := netip.MustParseAddr("192.0.2.1")
+	for _, tc := range []struct {
+		name    string
+		res     Resolver
+		verdict Verdict
+		method  Method
+		crawler string
+		reason  string
+	}{
+		{"forward lookup fails", failingForward{map[string][]string{"192.0.2.1": {"crawl-192-0-2-1.googlebot.com."}}},
+			Unverifiable, ByFCrDNS, "Googlebot", ""},
+		{"rdns-only operator", mapResolver{ptr: map[string][]string{"192.0.2.1": {"baiduspider-192-0-2-1.crawl.baidu.com."}}},
+			RDNSOnly, ByRDNS, "Baiduspider", "Baidu documents only the reverse lookup"},
+		{"forward lookup elsewhere", mapResolver{ptr: map[string][]string{"192.0.2.1": {"crawl-192-0-2-1.googlebot.com."}},
+			fwd: map[string][]netip.Addr{"crawl-192-0-2-1.googlebot.com": {netip.MustParseAddr("198.51.100.1")}}},
+			Spoofed, ByFCrDNS, "Googlebot", ""},
+	} {
+		r := (&Verifier{Resolver: tc.res}).VerifyAt(context.Background(), ip, "", time.Time{})
+		name := ""
+		if r.Crawler != nil {
+			name = r.Crawler.Name
+		}
+		if r.Verdict != tc.verdict || r.Method != tc.method || name != tc.crawler || (tc.reason != "" && r.Reason != tc.reason) {
+			t.Errorf("%s: %s by %q, crawler %q, reason %q; want %s by %q, %q, %q", tc.name, r.Verdict, r.Method, name, r.Reason, tc.verdict, tc.method, tc.crawler, tc.reason)
+		}
+	}
+}
