@@ -106,3 +106,24 @@ func TestApplied(t *testing.T) {
 		}
 	}
 }
+
+// TestParseProfile: the four engines by name in any case, empty for
+// google, and an unknown name refused (reported, with google in its place).
+func TestParseProfile(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Profile
+		ok   bool
+	}{
+		{"", Google, true},
+		{"google", Google, true},
+		{"Bing", Bing, true},
+		{"YANDEX", Yandex, true},
+		{"rfc9309", RFC9309, true},
+		{"altavista", Google, false},
+	} {
+		if got, ok := ParseProfile(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("ParseProfile(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
