@@ -100,7 +100,7 @@ MUTATE_SERVER_TESTS ?= ^(TestFleetNotLimited|TestClientLimit|TestOriginLimit|Tes
 mutate: deps
 	@status=0; \
 	if [ -n "$(MUTATE_PKGS)" ]; then \
-		$(GO) run ./internal/mutate -exclude '^robotstxt/lint' -o $(MUTATE_REPORT) $(MUTATE_FLAGS) $(MUTATE_PKGS) || status=1; \
+		$(GO) run ./internal/mutate -o $(MUTATE_REPORT) $(MUTATE_FLAGS) $(MUTATE_PKGS) || status=1; \
 	fi; \
 	if [ -n "$(MUTATE_SERVER)" ]; then \
 		$(GO) run ./internal/mutate -run '$(MUTATE_SERVER_TESTS)' -o server-$(MUTATE_REPORT) $(MUTATE_FLAGS) $(MUTATE_SERVER) || status=1; \
