@@ -336,7 +336,7 @@ func TestBrowser(t *testing.T) {
 			chromedp.WaitVisible(chromedp.ID("page-url")),
 			chromedp.Click(chromedp.CSS("#page-paste summary")),
 			chromedp.WaitVisible(chromedp.ID("page-html")),
-			paste("#page-headers", "X-Robots-Tag: googlebot: nosnippet"),
+			paste("#page-headers", "X-Robots-Tag: googlebot: nosnippet\nRobots-Tag: *;noindex"),
 			paste("#page-html", "<html><head>\n<meta name=\"robots\" content=\"noindex\">\n</head></html>"),
 			retype("#page-agents", "Googlebot, YandexBot"),
 			chromedp.Click(chromedp.ID("page-go")),
@@ -350,6 +350,14 @@ func TestBrowser(t *testing.T) {
 		}
 		if got := text(t, ctx, `#page-table td[data-agent="YandexBot"][data-field="index"]`); !strings.Contains(got, "no") || !strings.Contains(got, "meta") {
 			t.Errorf("YandexBot index cell %q", got)
+		}
+		// Google's and Yandex's rules read no Robots-Tag: each crawler's
+		// column says so, and its index value stays its own.
+		if got := text(t, ctx, `#page-table th[data-agent="Googlebot"] .not-read`); got != `Robots-Tag header (line 2, member "*;noindex"): not read` {
+			t.Errorf("Googlebot column: %q, want the unread Robots-Tag member named", got)
+		}
+		if got := evalJS[string](t, ctx, `document.querySelector('#page-table th[data-agent="YandexBot"] .not-read').title`); !strings.HasPrefix(got, "not read under yandex rules") {
+			t.Errorf("YandexBot column's note %q", got)
 		}
 		if got := text(t, ctx, `#page-table td[data-agent="YandexBot"][data-field="snippet"]`); got != "yes" {
 			t.Errorf("YandexBot snippet cell %q: the googlebot header must not reach it", got)

@@ -962,6 +962,13 @@ function renderPage(d) {
     th.appendChild(el('strong', '', c.agent));
     th.appendChild(el('span', 'from', c.engine + ' rules'));
     for (const n of c.notes || []) th.appendChild(el('span', 'from note', n));
+    // Sources this crawler's engine does not read at all (a Robots-Tag
+    // member under google rules); the server's note says why.
+    for (const n of c.not_read || []) {
+      const s = el('span', 'from note not-read', n.where + ': not read');
+      s.title = n.note;
+      th.appendChild(s);
+    }
     hr.appendChild(th);
   }
   const th = el('thead');
