@@ -179,14 +179,18 @@ func (e *extractor) inForeign() bool {
 
 func (e *extractor) text() {
 	t := e.z.Text()
-	if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
-		e.leaveColgroup()
-	}
-	if e.mode != modeInBody && e.templates == 0 {
-		if cur, ok := e.top(); !ok || !rawText(cur.a) {
-			if len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
-				e.openBody("text")
-			}
+	// Text that is not blank ends a colgroup that is the current node and,
+	// outside raw text and templates, opens <body>. In the body, where
+	// most text is, neither applies and the text is not scanned for it.
+	cur, ok := e.top()
+	colgroup := ok && cur.is(atom.Colgroup)
+	opensBody := e.mode != modeInBody && e.templates == 0 && (!ok || !rawText(cur.a))
+	if (colgroup || opensBody) && len(bytes.TrimLeft(t, " \t\n\r\f")) > 0 {
+		if colgroup {
+			e.leaveColgroup()
+		}
+		if opensBody {
+			e.openBody("text")
 		}
 	}
 	if e.templates > 0 {
