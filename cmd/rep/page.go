@@ -601,30 +601,36 @@ type pageFetchResult struct {
 // pageTDMRep fetches the TDMRep file of the page's origin with the page
 // fetch's guard and limits; a failed fetch states nothing and says why.
 func pageTDMRep(e *env, pageURL string, allowPrivate bool) *rep.TDMRepFetch {
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: pageTransport(allowPrivate),
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("stopped after 5 redirects")
-			}
-			return nil
-		},
-	}
 	// A failed fetch states nothing; its Note says why.
-	f, _ := rep.FetchTDMRep(e.ctx, client, pageURL)
+	f, _ := rep.FetchTDMRep(e.ctx, pageClient(allowPrivate, 5, nil), pageURL)
 	return &f
 }
 
-// pageTransport is the page fetch's transport: it refuses loopback,
-// private and link-local addresses at connect time (DNS rebinding and
-// redirects included), as robots.txt fetches do, unless allowPrivate.
-func pageTransport(allowPrivate bool) http.RoundTripper {
+// pageClient is the client of rep page's fetches: a 30-second timeout, a
+// transport that refuses loopback, private and link-local addresses at
+// connect time (DNS rebinding and redirects included), as robots.txt
+// fetches do, unless allowPrivate, and at most maxRedirects redirects,
+// each passed to check when it is not nil.
+func pageClient(allowPrivate bool, maxRedirects int, check func(*http.Request) error) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	if !allowPrivate {
 		t.DialContext = netguard.Dialer(30 * time.Second).DialContext
 	}
-	return t
+	return &http.Client{
+		Timeout:   30 * time.Second,
+		Transport: t,
+		CheckRedirect: func(r *http.Request, via []*http.Request) error {
+			// via holds every request before this one: the first
+			// redirect sees 1, so maxRedirects redirects are followed.
+			if len(via) > maxRedirects {
+				return fmt.Errorf("more than %d redirects", maxRedirects)
+			}
+			if check != nil {
+				return check(r)
+			}
+			return nil
+		},
+	}
 }
 
 // pageFetch fetches rawurl as the agent would: robots.txt first (rep.Check,
@@ -688,23 +694,16 @@ func pageFetch(e *env, rawurl string, a *rep.Agent, allowPrivate bool, o robotsm
 			Message: msg + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
 		return res, nil
 	}
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: pageTransport(allowPrivate),
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if len(via) >= 10 {
-				return errors.New("stopped after 10 redirects")
-			}
-			ok, err := check(r.URL.String())
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return fmt.Errorf("redirect to %s: robots.txt disallows it for %s", r.URL, agent)
-			}
-			return nil
-		},
-	}
+	client := pageClient(allowPrivate, 10, func(r *http.Request) error {
+		ok, err := check(r.URL.String())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("redirect to %s: robots.txt disallows it for %s", r.URL, agent)
+		}
+		return nil
+	})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -196,6 +197,47 @@ func TestPageURLRobotsUnreachable(t *testing.T) {
 		}
 		if strings.Contains(stdout.String(), "HTTP 0") {
 			t.Errorf("%s: stdout says HTTP 0:\n%s", tt.name, stdout.String())
+		}
+	}
+}
+
+// TestPageRedirectLimit: rep page follows at most 10 redirects of a page,
+// and says so when a site sends more.
+func TestPageRedirectLimit(t *testing.T) {
+	for _, tc := range []struct {
+		hops int
+		ok   bool
+	}{
+		{10, true},
+		{11, false},
+	} {
+		// /r/0 redirects to /r/1 and so on; the last hop goes to /page.
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var n int
+			switch {
+			case r.URL.Path == "/robots.txt":
+				fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+				return
+			case r.URL.Path == "/page":
+				fmt.Fprint(w, "<p>here</p>")
+				return
+			case strings.HasPrefix(r.URL.Path, "/r/"):
+				n, _ = strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+			}
+			if n+1 < tc.hops {
+				http.Redirect(w, r, fmt.Sprintf("/r/%d", n+1), http.StatusFound)
+				return
+			}
+			http.Redirect(w, r, "/page", http.StatusFound)
+		}))
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"page", "-allow-private", srv.URL + "/r/0"}, nil, &stdout, &stderr)
+		srv.Close()
+		switch {
+		case tc.ok && code != exitOK:
+			t.Errorf("%d redirects: exit %d, want %d\n%s", tc.hops, code, exitOK, stderr.String())
+		case !tc.ok && (code != exitUsage || !strings.Contains(stderr.String(), "more than 10 redirects")):
+			t.Errorf("%d redirects: exit %d, stderr %q; want %d and the limit named", tc.hops, code, stderr.String(), exitUsage)
 		}
 	}
 }
