@@ -48,7 +48,8 @@ type Window struct {
 type Pair struct{ Key, Value string }
 
 func (p *parser) extension(r *rawLine, name, val string) {
-	e := Extension{Key: r.key, Name: name, Value: val, Line: r.num, Group: p.cur}
+	base := Extension{Key: r.key, Name: name, Value: val, Line: r.num, Group: p.cur}
+	e := base
 	switch r.key {
 	case KeyCrawlDelay:
 		d, err := parseSeconds(val)
@@ -102,8 +103,8 @@ func (p *parser) extension(r *rawLine, name, val string) {
 	if e.Err != "" {
 		// An invalid value keeps no typed field, not even those read
 		// before the error was found.
-		e.Delay, e.Requests, e.Per, e.Window = 0, 0, 0, nil
-		e.Params, e.Path, e.Pairs = nil, "", nil
+		base.Err = e.Err
+		e = base
 		p.diag(r, r.valOff-r.off+1, Warning, "invalid-value", "invalid "+r.key.String()+" value '"+clip([]byte(val))+"': "+e.Err, "")
 	}
 	if r.key == KeyCrawlDelay && p.f.cdEnds && p.cur >= 0 {
