@@ -159,7 +159,6 @@ func (c *csvDocs) Next(d *Doc) error {
 		c.header = true
 	}
 	rec, err := c.cr.Read()
-	line, _ := c.cr.FieldPos(0)
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
@@ -167,6 +166,7 @@ func (c *csvDocs) Next(d *Doc) error {
 		}
 		return err
 	}
+	line, _ := c.cr.FieldPos(0)
 	*d = Doc{Line: line}
 	if c.ui >= len(rec) || rec[c.ui] == "" {
 		return &DocError{Line: line, Err: fmt.Errorf("no %q value", c.uf)}

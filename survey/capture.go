@@ -206,15 +206,15 @@ func (s *Store) Done() {
 	}
 }
 
-// urlKey is the robots.txt URL without its scheme: what a redirect target
-// is looked up by.
+// urlKey is the robots.txt URL normalised (scheme and host lower case,
+// default port dropped): what a redirect target is looked up by.
 func urlKey(raw, host string) string {
 	if raw == "" {
-		return host + "/robots.txt"
+		return "http://" + host + "/robots.txt"
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		return host + "/robots.txt"
+		return "http://" + host + "/robots.txt"
 	}
 	h, err := HostOf(u.Host)
 	if err != nil {
@@ -227,7 +227,7 @@ func urlKey(raw, host string) string {
 	if u.RawQuery != "" {
 		p += "?" + u.RawQuery
 	}
-	return h + p
+	return strings.ToLower(u.Scheme) + "://" + h + p
 }
 
 // body reads entry i's body from the spool.

@@ -367,12 +367,13 @@ func tableRows(r io.Reader, sep rune) (func() ([]string, int, error), error) {
 		cr.ReuseRecord = false
 		return func() ([]string, int, error) {
 			rec, err := cr.Read()
-			line, _ := cr.FieldPos(0)
-			if err != nil && err != io.EOF {
-				var pe *csv.ParseError
-				if errors.As(err, &pe) {
-					line = pe.Line
-				}
+			line := 0
+			if err == nil {
+				line, _ = cr.FieldPos(0)
+			}
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.Line
 			}
 			return rec, line, err
 		}, nil
