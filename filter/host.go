@@ -1,5 +1,7 @@
 package filter
 
+import "strings"
+
 // fastHost returns the host key of an absolute http(s) URL (as
 // survey.HostOf would) without allocating, when the URL is plain: lower
 // case ASCII host, no userinfo, no percent-encoding. ok is false
@@ -29,8 +31,8 @@ func fastHost(u string) (host string, ok bool) {
 		}
 	}
 	h := rest[:end]
-	if h == "" || h[len(h)-1] == '.' {
-		return "", false
+	if h == "" || h[len(h)-1] == '.' || strings.Contains(h, "xn--") {
+		return "", false // IDNA labels are checked on the slow path
 	}
 	if len(h) > len(def) && h[len(h)-len(def):] == def {
 		h = h[:len(h)-len(def)]

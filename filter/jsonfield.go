@@ -101,6 +101,8 @@ func scanString(b []byte, i int) (s, e int, esc bool, next int) {
 			return s, j, esc, j + 1
 		case c < 0x20:
 			return 0, 0, false, -1
+		case c >= 0x80:
+			esc = true // decoded by encoding/json, which replaces invalid UTF-8
 		}
 	}
 	return 0, 0, false, -1

@@ -28,7 +28,14 @@ func (v *Verdict) AppendJSON(b []byte, url string) []byte {
 		b = strconv.AppendInt(b, int64(v.Line), 10)
 		b = append(b, `,"rule":`...)
 		if v.Line > 0 {
-			b = appendJSONString(b, v.Rule.String())
+			// Rule.String without its allocation.
+			if v.Rule.Allow {
+				b = append(b, `"Allow: `...)
+			} else {
+				b = append(b, `"Disallow: `...)
+			}
+			q := appendJSONString(b, v.Rule.Pattern)
+			b = append(q[:len(b)], q[len(b)+1:]...) // drop the pattern's opening quote
 		} else {
 			b = append(b, `""`...)
 		}

@@ -84,7 +84,11 @@ func HostOf(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return o[strings.Index(o, "://")+3:], nil
+	h := o[strings.Index(o, "://")+3:]
+	if h == "" {
+		return "", fmt.Errorf("%q has no host", s)
+	}
+	return h, nil
 }
 
 // Record is one host's robots.txt as a crawler would have read it from a
