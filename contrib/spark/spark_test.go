@@ -121,7 +121,7 @@ func TestSparkLocalEqualsCLI(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", rep, "../../cmd/rep").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	captures, docs := data(t, dir, 20000)
+	captures, docs := data(t, dir, 5000)
 	env := append(os.Environ(), "SPARK_LOCAL_IP=127.0.0.1", "SPARK_LOCAL_HOSTNAME=127.0.0.1", "PYSPARK_PYTHON="+py, "PYSPARK_DRIVER_PYTHON="+py)
 
 	cli := func(stdin string, args ...string) []string {
@@ -175,7 +175,7 @@ func TestSparkLocalEqualsCLI(t *testing.T) {
 		t.Fatalf("%d of %d documents dropped: the data do not exercise the filter", dropped, len(want))
 	}
 
-	want = cli(captures, "survey", "-agent", "ai-training,search", "-format", "jsonl", "-")
-	got = spark("survey", "survey", "--agent", "ai-training,search", "--input", captures)
+	want = cli(captures, "survey", "-agent", "ai-training,Googlebot", "-format", "jsonl", "-")
+	got = spark("survey", "survey", "--agent", "ai-training,Googlebot", "--input", captures)
 	compare("survey", got, want)
 }
