@@ -152,7 +152,7 @@ func corpusCaptures(t testing.TB) (dir string, caps []Capture) {
 // CSV, as TSV and as a WARC (plain and gzip): the verdicts are the same.
 func TestCorpusFormatsAgree(t *testing.T) {
 	dir, caps := corpusCaptures(t)
-	agents := []string{"ai-training", "Googlebot", "bingbot", "AdsBot-Google"}
+	agents := []string{"GPTBot", "Googlebot-Image", "bingbot", "AdsBot-Google"} // each way of choosing a group, each engine
 	tmp := t.TempDir()
 	var jl, warc, warcgz, csvb, tsvb bytes.Buffer
 	writeJSONL(t, &jl, caps)
