@@ -221,11 +221,11 @@ func NewParquetReader(f *os.File, urlField, dateField string) (DocReader, error)
 	if ui < 0 {
 		return nil, fmt.Errorf("the Parquet schema has no top-level %q column", urlField)
 	}
-	return &parquetDocs{rows: parquet.NewReader(pf), ui: ui, di: di, buf: make([]parquet.Row, 256)}, nil
+	return &parquetDocs{rows: parquet.MultiRowGroup(pf.RowGroups()...).Rows(), ui: ui, di: di, buf: make([]parquet.Row, 256)}, nil
 }
 
 type parquetDocs struct {
-	rows   *parquet.Reader
+	rows   parquet.Rows
 	ui, di int
 	buf    []parquet.Row
 	n, i   int

@@ -116,12 +116,11 @@ func (v *Verdict) Reason() string {
 // safe for concurrent use (its cache and the agents' group memos are its
 // own): make one per goroutine over the same Store.
 type Filter struct {
-	st      *survey.Store
-	o       Options
-	hosts   map[string][]int32 // host → captures by time
-	times   map[int32]int64    // capture → unix nanoseconds (0 unknown)
-	cache   *lru
-	hostBuf []byte
+	st    *survey.Store
+	o     Options
+	hosts map[string][]int32 // host → captures by time
+	times map[int32]int64    // capture → unix nanoseconds (0 unknown)
+	cache *lru
 }
 
 // ErrNoAgents is returned by New without crawlers.

@@ -73,9 +73,6 @@ type Reporter struct {
 	latest   map[string]*hostState // month+"\x00"+host → state; month "all" too
 	captures int
 	hosts    map[string]bool
-	cur      *Row
-	curRes   []byte
-	curClass string
 }
 
 type hostState struct {
