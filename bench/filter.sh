@@ -3,7 +3,7 @@
 # models used, on the same generated data, in one run (see BENCHMARKS.md).
 # Raw output: results/<date>/filter-*.  Needs bench/.venv with datatrove
 # and protego (never installed into rep's core):
-#   python3 -m venv bench/.venv && bench/.venv/bin/pip install datatrove==0.10.1 protego==0.7.0
+#   python3 -m venv bench/.venv && bench/.venv/bin/pip install datatrove==0.10.1 protego==0.7.0 regex orjson
 set -eu
 cd "$(dirname "$0")"
 N=${N:-1000000}
@@ -14,7 +14,7 @@ AGENTS='AI2Bot,Applebot-Extended,Bytespider,CCBot,CCBot/1.0,CCBot/2.0,ClaudeBot,
 PY=.venv/bin/python
 $PY -c 'import datatrove, protego' 2>/dev/null || { echo "filter.sh: no datatrove+protego in bench/.venv (see the header)" >&2; exit 1; }
 mkdir -p "$OUT" data
-go build -o data/rep ../cmd/rep
+(cd .. && go build -o bench/data/rep ./cmd/rep)
 go build -o data/filtercmp ./cmd/filtercmp
 go run ./cmd/filterdata -corpus "$CORPUS" -out data -n "$N"
 {

@@ -2,7 +2,8 @@
 // (bench/filter.sh): the corpus's robots.txt files as JSONL captures (one
 // 200 capture per host), the same files as a directory protego reads, and
 // N documents whose URLs spread over the corpus's hosts, their paths drawn
-// from the hosts' own rules (so that many are disallowed for someone) and
+// from the hosts' own rules (so that many are disallowed for someone;
+// percent-encoded as a crawl's URLs are) and
 // from random ones, and 2% on hosts with no capture. Deterministic for a
 // seed.
 package main
@@ -22,6 +23,22 @@ import (
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/survey"
 )
+
+// escape percent-encodes what a URL as requested cannot hold raw
+// (controls, spaces, non-ASCII bytes, "<>\^`{|}), as the URLs of a crawl
+// are.
+func escape(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte("\"<>\\^`{|}", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
 
 func main() {
 	corpus := flag.String("corpus", os.Getenv("REP_CORPUS"), "corpus directory holding robots/")
@@ -66,7 +83,7 @@ func main() {
 		for _, g := range robotstxt.Parse(files[h]).Groups() {
 			for _, r := range g.Rules {
 				if r.Pattern != "" && !strings.ContainsAny(r.Pattern, "\"\\") {
-					paths[h] = append(paths[h], survey.Sample(r.Pattern))
+					paths[h] = append(paths[h], escape(survey.Sample(r.Pattern)))
 				}
 			}
 		}
