@@ -314,20 +314,13 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	c.cond = sync.NewCond(&c.mu)
 	base := cfg.Transport
 	if base == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Concurrency
-		if !cfg.AllowPrivate {
-			tr.DialContext = netguard.Dialer(10 * time.Second).DialContext
-			tr.Proxy = nil
-		}
-		base = tr
+		// The one guarded client (internal/netguard): no proxy, every
+		// address checked unless AllowPrivate.
+		base = netguard.NewTransport(netguard.Options{AllowPrivate: cfg.AllowPrivate, MaxIdleConnsPerHost: cfg.Concurrency})
 	}
-	fo := robotsfetch.Options{UserAgent: cfg.UserAgent, Timeout: cfg.Timeout, BodyTimeout: cfg.Timeout, Now: cfg.Now}
-	if cfg.Transport != nil || cfg.AllowPrivate {
-		fo.Client = &http.Client{Transport: base}
-	} else {
-		fo.Guard = true
-	}
+	// robots.txt goes through the same transport as every other request.
+	fo := robotsfetch.Options{UserAgent: cfg.UserAgent, Timeout: cfg.Timeout, BodyTimeout: cfg.Timeout, Now: cfg.Now,
+		Client: &http.Client{Transport: base}}
 	c.fetchers = rep.NewFetchers(fo)
 	for _, a := range cfg.Agents {
 		c.tokens = append(c.tokens, strings.ToLower(a.Token()))

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -171,26 +170,19 @@ func (f *Fetcher) init() {
 		if timeout <= 0 {
 			timeout = 10 * time.Second
 		}
-		d := netguard.Dialer(timeout)
-		if f.AllowPrivate {
-			d = &net.Dialer{Timeout: timeout}
-		}
-		tr := &http.Transport{
-			Proxy:                  nil, // a proxy would defeat the address check
-			DialContext:            d.DialContext,
-			TLSClientConfig:        f.TLSConfig,
-			TLSHandshakeTimeout:    timeout,
-			ResponseHeaderTimeout:  timeout,
-			MaxResponseHeaderBytes: 64 << 10,
-			MaxIdleConnsPerHost:    2,
-		}
-		f.client = &http.Client{
-			Transport: tr,
-			Timeout:   timeout,
-			CheckRedirect: func(*http.Request, []*http.Request) error {
-				return http.ErrUseLastResponse
-			},
-		}
+		// The one guarded client (internal/netguard): no proxy, every
+		// address checked unless AllowPrivate, no redirect followed.
+		f.client = netguard.NewClient(netguard.Options{
+			AllowPrivate:        f.AllowPrivate,
+			TLSConfig:           f.TLSConfig,
+			ConnectTimeout:      timeout,
+			TLSTimeout:          timeout,
+			HeaderTimeout:       timeout,
+			Timeout:             timeout,
+			MaxRedirects:        -1,
+			MaxHeaderBytes:      64 << 10,
+			MaxIdleConnsPerHost: 2,
+		})
 		f.keys = map[cacheKey]cached{}
 		f.failed = map[string]failure{}
 		f.fresh = map[string]time.Time{}

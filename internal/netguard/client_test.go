@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // server starts an HTTP server on addr ("127.0.0.1:0") counting its
@@ -171,5 +173,31 @@ func TestClientIgnoresProxyEnv(t *testing.T) {
 	tr := NewTransport(Options{})
 	if tr.base.Proxy != nil {
 		t.Fatal("the default transport has a proxy function")
+	}
+}
+
+// TestClientHTTP2: the transport speaks HTTP/2 to a server that offers it
+// over TLS, and closes idle connections after a while (a crawler meets
+// many hosts once each).
+func TestClientHTTP2(t *testing.T) {
+	var proto atomic.Value
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proto.Store(r.Proto)
+	}))
+	s.EnableHTTP2 = true
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	roots := s.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	tr := NewTransport(Options{Check: allow("127.0.0.1"), TLSConfig: &tls.Config{RootCAs: roots}})
+	resp, err := (&http.Client{Transport: tr}).Get(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if proto.Load() != "HTTP/2.0" {
+		t.Errorf("spoke %v, want HTTP/2.0", proto.Load())
+	}
+	if d := tr.base.IdleConnTimeout; d <= 0 || d > time.Minute {
+		t.Errorf("idle connections kept for %v, want a bound of at most a minute", d)
 	}
 }
