@@ -347,7 +347,7 @@ func (f *Fetcher) Fetch(ctx context.Context, dir string) (*Directory, error) {
 	if err != nil {
 		var blocked *netguard.BlockedError
 		if errors.As(err, &blocked) {
-			return unavailable(fmt.Sprintf("refused: %s is a %s address", blocked.Addr, blocked.Reason), netguard.ErrBlocked)
+			return unavailable(fmt.Sprintf("refused: %s is a %s address", blocked.Addr, blocked.Reason), blocked)
 		}
 		return unavailable("", err)
 	}
