@@ -699,6 +699,11 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, cause 
 		}
 	}
 	out.ExpiresAt = now.Add(min(max(retry, f.o.MinAge), f.o.MaxAge))
+	if out.Refused {
+		// A refusal, not an outage: it never ages into an allow.
+		out.Case, out.Verdict = RefusedAddress, DisallowAll
+		return e
+	}
 	out.DownSince = now
 	if prev != nil && !prev.Last.DownSince.IsZero() {
 		out.DownSince = prev.Last.DownSince
