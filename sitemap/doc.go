@@ -22,6 +22,7 @@
 // whole; each entry reaches a callback as soon as it ends. Problems are
 // Findings with a stable Code, a line and the entry's URL; Parse stops
 // reading at a limit and reports it. A file is decompressed once: gzip
-// inside gzip is refused with a not-sitemap finding, never read as text. Discover says where a site's sitemaps
-// are: its robots.txt Sitemap lines, else /sitemap.xml.
+// inside gzip is refused with a not-sitemap finding, never read as text.
+// Discover says where a site's sitemaps are: its robots.txt Sitemap lines,
+// else /sitemap.xml.
 package sitemap
