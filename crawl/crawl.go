@@ -362,7 +362,9 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	tr := c.own.Transport(base)
 	tr.PagePrefix = -1 // pages are read here, for every audited agent
 	c.pages = &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	c.follow = &http.Client{Transport: tr}
+	// Sitemaps follow redirects by the guarded client's rule: 5 hops,
+	// http and https only, each hop's address checked by the transport.
+	c.follow = &http.Client{Transport: tr, CheckRedirect: netguard.Options{}.CheckRedirect}
 	c.rep = &Report{Site: c.origin, UserAgent: cfg.UserAgent, Started: c.now()}
 	for _, a := range cfg.Agents {
 		c.rep.Agents = append(c.rep.Agents, a.Name)
