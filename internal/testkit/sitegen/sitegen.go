@@ -1,7 +1,8 @@
 // Package sitegen serves generated web sites for the tests of rep crawl:
 // Planted, a small site with every finding code of package crawl planted
-// beside clean pages, with the list of findings a crawl must report; and
-// Large, a site of any number of linked pages for measuring a crawl.
+// beside clean pages, with the list of findings a crawl must report;
+// Large, a site of any number of linked pages for measuring a crawl; and
+// FanOut, sitemap indexes that list ever more indexes, for its bounds.
 package sitegen
 
 import (
