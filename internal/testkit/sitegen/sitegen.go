@@ -136,6 +136,13 @@ func Planted() http.Handler {
 			w.Header().Set("Content-Type", "application/xml")
 			fmt.Fprintf(w, "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>%s/a</loc></url>\n<url><loc>", h)
 		case "/sitemap-many.xml.gz", "/sitemap-large.txt.gz":
+			// The headers first: making the file takes seconds under
+			// -race, which a client's header timeout must not count.
+			w.Header().Set("Content-Type", "application/gzip")
+			w.WriteHeader(http.StatusOK)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
 			key := p + h
 			mu.Lock()
 			if cache[key] == nil {
@@ -147,7 +154,6 @@ func Planted() http.Handler {
 			}
 			data := cache[key]
 			mu.Unlock()
-			w.Header().Set("Content-Type", "application/gzip")
 			w.Write(data)
 		case "/report.pdf":
 			w.Header().Set("Content-Type", "application/pdf")
