@@ -63,13 +63,13 @@ const forwardCaddy = `example.com {
 }`
 
 // forwardGateCmd is how docs/policy.md starts the gate for them.
-const forwardGateCmd = `rep gate -policy site.toml -forward-auth -addr 127.0.0.1:8090 -trust 127.0.0.1`
+const forwardGateCmd = `rep gate -policy site.toml -forward-auth -front nginx -addr 127.0.0.1:8090 -trust 127.0.0.1 -host example.com`
 
 // forwardSetup builds the policy into a directory, starts the site and
 // rep gate -forward-auth under enforce, and returns the directory, a
 // function putting the test's addresses into a configuration, and the
 // gate's decision log.
-func forwardSetup(t *testing.T, enforce string) (dir string, addrs func(conf string) string, logFile string) {
+func forwardSetup(t *testing.T, front, enforce string) (dir string, addrs func(conf string) string, logFile string) {
 	t.Helper()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "site "+r.URL.Path)
@@ -86,6 +86,14 @@ func forwardSetup(t *testing.T, enforce string) (dir string, addrs func(conf str
 		if a == "-addr" {
 			args = append(args[:i], args[i+2:]...) // startGate picks a free port
 			break
+		}
+	}
+	for i, a := range args {
+		switch a {
+		case "-front":
+			args[i+1] = front
+		case "-host": // the test's requests are for 127.0.0.1:PORT
+			args[i+1] = "127.0.0.1"
 		}
 	}
 	// Google-Agent's key directory: a local copy holding the test's key.
@@ -194,7 +202,7 @@ func TestGateForwardAuthNginx(t *testing.T) {
 	nginx := webserver.Need(t, "nginx")
 	for _, enforce := range []string{"block", "log"} {
 		t.Run(enforce, func(t *testing.T) {
-			dir, addrs, logFile := forwardSetup(t, enforce)
+			dir, addrs, logFile := forwardSetup(t, "nginx", enforce)
 			port := webserver.FreePort(t)
 			server := strings.Replace(addrs(forwardNginx), "listen 80;", fmt.Sprintf("listen 127.0.0.1:%d;", port), 1)
 			conf := filepath.Join(dir, "test-nginx.conf")
@@ -225,7 +233,7 @@ func TestGateForwardAuthCaddy(t *testing.T) {
 	caddy := webserver.Need(t, "caddy")
 	for _, enforce := range []string{"block", "log"} {
 		t.Run(enforce, func(t *testing.T) {
-			dir, addrs, logFile := forwardSetup(t, enforce)
+			dir, addrs, logFile := forwardSetup(t, "caddy", enforce)
 			port := webserver.FreePort(t)
 			site := strings.Replace(addrs(forwardCaddy), "example.com {", fmt.Sprintf("http://127.0.0.1:%d {", port), 1)
 			conf := filepath.Join(dir, "test.Caddyfile")

@@ -167,7 +167,7 @@ func TestGateProxy(t *testing.T) {
 
 // TestGateForwardAuth runs rep gate as a forward-auth endpoint.
 func TestGateForwardAuth(t *testing.T) {
-	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "127.0.0.1")
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1")
 	ask := func(uri, ua string) int {
 		req, _ := http.NewRequest(http.MethodGet, base+"/auth", nil)
 		req.Header.Set("User-Agent", ua)
@@ -197,7 +197,14 @@ func TestGateUsage(t *testing.T) {
 		{"gate", "-policy", "../../policy/testdata/ai.toml"},
 		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "ftp://x", "-addr", "127.0.0.1:0"},
 		{"gate", "-policy", "nonexistent.toml", "-forward-auth"},
-		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "not-a-cidr"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "not-a-cidr"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "127.0.0.1"},                  // no -front
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "haproxy", "-trust", "127.0.0.1"}, // unknown front
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx"},                        // no -trust
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-front", "nginx"},       // -front without -forward-auth
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-dns-failure", "allow"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-idle-timeout", "0s"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-host", "a/b"},
 	} {
 		if code, _, _ := runRep(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
@@ -242,7 +249,7 @@ func TestGateUpstreamDown(t *testing.T) {
 func TestGateStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gate.db")
 	t.Run("gate", func(t *testing.T) {
-		base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-store", "bolt:"+path, "-log", filepath.Join(t.TempDir(), "gate.log"))
+		base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1", "-store", "bolt:"+path, "-log", filepath.Join(t.TempDir(), "gate.log"))
 		req, _ := http.NewRequest(http.MethodGet, base+"/auth", nil)
 		req.Header.Set("User-Agent", gateGooglebot)
 		req.Header.Set("X-Original-URI", "/blog/")
@@ -268,7 +275,7 @@ func TestGateStore(t *testing.T) {
 	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.Verdict != identity.Spoofed {
 		t.Errorf("stored %s: %v", e.Good.Body, err)
 	}
-	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
+	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
 		t.Errorf("unknown store: exit %d", code)
 	}
 }
@@ -313,7 +320,7 @@ func TestGateSignature(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			logFile := filepath.Join(t.TempDir(), "gate.log")
 			base := startGate(t, append([]string{"-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile,
-				"-offline=false", "-resolver", dns.Addr}, c.flags...)...)
+				"-offline=false", "-resolver", dns.Addr, "-host", "127.0.0.1"}, c.flags...)...)
 			get := func(signed bool) int {
 				req, _ := http.NewRequest(http.MethodGet, base+"/blog/", nil)
 				if signed {
