@@ -20,8 +20,9 @@ import (
 //     and Caddy's path matching do by default), empty segments are dropped
 //     first, //private/x being /private/x.
 //
-// The query keeps its bytes, with escapes of unreserved characters decoded
-// and every escape's hex digits in upper case.
+// The query keeps its bytes, with escapes of unreserved characters decoded,
+// every escape's hex digits in upper case, and the bytes a URI may not
+// hold escaped.
 //
 // A target whose path origins resolve differently is refused with a
 // *RequestError whose Reason is AmbiguousPath, never guessed at: an encoded
@@ -137,7 +138,8 @@ func writePathByte(b *strings.Builder, c byte) {
 }
 
 // canonicalQuery writes a query with its escapes of unreserved characters
-// decoded and the hex digits of the others in upper case; anything else,
+// decoded and the hex digits of the others in upper case, and bytes a URI
+// may not hold (controls, space, "#", non-ASCII) escaped; anything else,
 // a malformed escape included, is left as it is.
 func canonicalQuery(b *strings.Builder, q string) {
 	for i := 0; i < len(q); i++ {
@@ -152,6 +154,12 @@ func canonicalQuery(b *strings.Builder, q string) {
 				b.WriteByte(upperHex[d&15])
 			}
 			i += 2
+			continue
+		}
+		if c <= ' ' || c >= 0x7f || c == '#' {
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
 			continue
 		}
 		b.WriteByte(c)
