@@ -72,7 +72,7 @@ var Fronts = map[string]Front{"nginx": Nginx, "caddy": Caddy, "traefik": Traefik
 func (g *Gate) ForwardAuth(front Front) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		uris := r.Header.Values(front.URI)
-		if r.URL.Path == "/robots.txt" && (r.Method == http.MethodGet || r.Method == http.MethodHead) && len(uris) == 0 {
+		if len(uris) == 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) && g.isRobots(requestTarget(r)) {
 			host := r.Host
 			if g.trusted(peer(r)) {
 				host = first(firstValue(r.Header.Get(front.Host)), host)
@@ -126,6 +126,13 @@ func (g *Gate) ForwardAuth(front Front) http.Handler {
 			g.log(r.Context(), d, method, host, r.Proto, r.Header.Get("User-Agent"), r.Referer(), status, 0)
 		}
 	})
+}
+
+// isRobots reports whether target is /robots.txt once canonical.
+func (g *Gate) isRobots(target string) bool {
+	c, err := Canonical(target, !g.o.KeepSlashes)
+	path, _, _ := strings.Cut(c, "?")
+	return err == nil && path == "/robots.txt"
 }
 
 // first returns the first non-empty string.

@@ -7,8 +7,10 @@ package main
 // them verbatim. A missing server fails the tests, it never skips them.
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -29,6 +31,8 @@ const forwardNginx = `server {
 
     location = /robots.txt {
         proxy_pass http://127.0.0.1:8090;
+        proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-Host $http_host;
     }
     location = /_rep_gate {
         internal;
@@ -40,10 +44,13 @@ const forwardNginx = `server {
         proxy_set_header X-Real-IP $remote_addr;
         proxy_set_header X-Forwarded-Host $http_host;
         proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_set_header X-Forwarded-Uri "";
+        proxy_set_header X-Forwarded-Method "";
+        proxy_set_header X-Forwarded-For "";
     }
     location / {
         auth_request /_rep_gate;
-        proxy_pass http://127.0.0.1:8080;
+        proxy_pass http://127.0.0.1:8080/;
     }
 }`
 
@@ -57,6 +64,9 @@ const forwardCaddy = `example.com {
 	handle {
 		forward_auth 127.0.0.1:8090 {
 			uri /_rep_gate
+			header_up -X-Original-URI
+			header_up -X-Original-Method
+			header_up -X-Real-IP
 		}
 		reverse_proxy 127.0.0.1:8080
 	}
@@ -189,6 +199,147 @@ func forwardExercise(t *testing.T, port int, enforce, logFile string) {
 	}
 }
 
+// gateMJ12 is a crawler of the data set: no identity to check, so the
+// robots.txt group for * decides (ai.toml: Disallow: /admin/).
+const gateMJ12 = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"
+
+// rawHTTP sends GET target, exactly as written, with the headers (name,
+// value pairs; "Host" replaces the address) to 127.0.0.1:port and returns
+// the status and body.
+func rawHTTP(t *testing.T, port int, target string, hdr ...string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\n", target)
+	host := fmt.Sprintf("127.0.0.1:%d", port)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			host = hdr[i+1]
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+	}
+	fmt.Fprintf(&b, "Host: %s\r\nConnection: close\r\n\r\n", host)
+	if _, err := io.WriteString(c, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// gatePathForms spell a path (%s, without its leading "/") so that the
+// origin serves that path; gateAmbiguous spell it so that origins differ.
+var (
+	gatePathForms = []string{"/%s", "/./%s", "//%s", "/.well-known/../%s", "/.well-known/./../%s",
+		"/robots.txt/../%s", "/a/b/../../%s"}
+	gateAmbiguous = []string{"/.well-known/%%2e%%2e/%s", "/.well-known/..%%2f%s", "/.well-known/.%%2e/%s",
+		"/.well-known/..;/%s", "/%s%%2f", "/.well-known/%%5c../%s"}
+)
+
+// forwardAttacks sends the attack shapes through the server on port in
+// front of rep gate under block: every spelling of a disallowed path is
+// refused and logged as that path, every spelling of an allowed one
+// passes, ambiguous spellings are refused to everyone, and headers a
+// client adds change neither a decision nor the log.
+func forwardAttacks(t *testing.T, port int, front, logFile string) {
+	t.Helper()
+	logged := func(parts ...string) bool {
+		data, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if containsAll(line, parts) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []struct {
+		path    string
+		allowed bool
+	}{{"admin/x", false}, {"blog/x", true}} {
+		forms := append([]string{fmt.Sprintf("/%%%02x%s", p.path[0], p.path[1:])}, gatePathForms...)
+		for _, form := range forms {
+			target := form
+			if strings.Contains(form, "%s") {
+				target = fmt.Sprintf(form, p.path)
+			}
+			code, body := rawHTTP(t, port, target, "User-Agent", gateMJ12)
+			switch {
+			case p.allowed && code != 200:
+				t.Errorf("%s %s: %d %q, want 200", front, target, code, body)
+			case !p.allowed && (code == 200 || strings.HasPrefix(body, "site ")):
+				t.Errorf("%s %s: %d %q, want a refusal", front, target, code, body)
+			}
+			if !logged(`"uri":"/`+p.path+`"`, `"crawler":"MJ12bot"`) {
+				t.Errorf("%s %s: no record of /%s in the decision log", front, target, p.path)
+			}
+		}
+		for _, form := range gateAmbiguous {
+			target := fmt.Sprintf(form, p.path)
+			for _, ua := range []string{gateMJ12, gateBrowser} {
+				if code, body := rawHTTP(t, port, target, "User-Agent", ua); code == 200 || strings.HasPrefix(body, "site ") {
+					t.Errorf("%s %s: %d %q, want a refusal", front, target, code, body)
+				}
+			}
+		}
+	}
+
+	// Headers the client adds: the other front's URI header, an address
+	// header the front does not set, another host.
+	for _, c := range []struct {
+		name   string
+		target string
+		hdr    []string
+		refuse bool
+		log    []string
+	}{
+		{"X-Forwarded-Uri: /robots.txt", "/admin/x", []string{"User-Agent", gateMJ12, "X-Forwarded-Uri", "/robots.txt", "X-Forwarded-Method", "GET"}, true,
+			[]string{`"uri":"/admin/x"`, `"user_agent":"` + gateMJ12 + `"`, `"action":"refuse"`}},
+		{"X-Original-URI: /robots.txt", "/admin/x", []string{"User-Agent", gateMJ12, "X-Original-URI", "/robots.txt", "X-Original-Method", "GET"}, true,
+			[]string{`"uri":"/admin/x"`, `"action":"refuse"`}},
+		{"X-Real-IP and X-Forwarded-For of Google", "/blog/?forged=ip", []string{"User-Agent", gateGooglebot, "X-Real-IP", "66.249.66.1", "X-Forwarded-For", "66.249.66.1"}, true,
+			[]string{`"uri":"/blog/?forged=ip"`, `"client_ip":"127.0.0.1"`, `"identity":"spoofed"`}},
+		{"X-Forwarded-Host of another site", "/blog/?forged=host", []string{"User-Agent", gateBrowser, "X-Forwarded-Host", "other.example"}, false,
+			[]string{`"uri":"/blog/?forged=host"`, fmt.Sprintf(`"host":"127.0.0.1:%d"`, port)}},
+		{"Host of another site", "/blog/?host=other", []string{"User-Agent", gateBrowser, "Host", "other.example"}, true,
+			[]string{`"uri":"/blog/?host=other"`, `"reason":"host not served \"other.example\"`}},
+		{"two User-Agent headers", "/admin/x?ua=2", []string{"User-Agent", gateBrowser, "User-Agent", gateMJ12}, true,
+			[]string{`"action":"refuse"`, `more than one User-Agent`}},
+	} {
+		if front == "caddy" {
+			switch c.name {
+			case "Host of another site":
+				// Caddy's site block answers its own address only: the
+				// request never reaches the gate, and gets an empty 200.
+				c.log = nil
+			case "two User-Agent headers":
+				// Caddy is written in Go, whose client sends the first
+				// User-Agent only: the gate and the origin both get the
+				// browser's, and judge it alike.
+				c.refuse, c.log = false, []string{`"uri":"/admin/x?ua=2"`, `"user_agent":"` + gateBrowser + `"`, `"action":"allow"`}
+			}
+		}
+		code, body := rawHTTP(t, port, c.target, c.hdr...)
+		if refused := code != 200 || !strings.HasPrefix(body, "site "); refused != c.refuse {
+			t.Errorf("%s %s: %d %q, refused %v", front, c.name, code, body, c.refuse)
+		}
+		if c.log != nil && !logged(c.log...) {
+			t.Errorf("%s %s: no record with %v in the decision log", front, c.name, c.log)
+		}
+	}
+}
+
 func containsAll(s string, parts []string) bool {
 	for _, p := range parts {
 		if !strings.Contains(s, p) {
@@ -225,6 +376,9 @@ http {
 			webserver.Validate(t, nginx, nil, "-t", "-p", dir, "-c", conf)
 			webserver.Start(t, port, nginx, nil, "-p", dir, "-c", conf)
 			forwardExercise(t, port, enforce, logFile)
+			if enforce == "block" {
+				forwardAttacks(t, port, "nginx", logFile)
+			}
 		})
 	}
 }
@@ -250,6 +404,9 @@ import %[1]s/Caddyfile
 			webserver.Validate(t, caddy, env, "validate", "--config", conf, "--adapter", "caddyfile")
 			webserver.Start(t, port, caddy, env, "run", "--config", conf, "--adapter", "caddyfile")
 			forwardExercise(t, port, enforce, logFile)
+			if enforce == "block" {
+				forwardAttacks(t, port, "caddy", logFile)
+			}
 		})
 	}
 }
