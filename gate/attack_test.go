@@ -169,11 +169,18 @@ func TestPathFormsForwardAuth(t *testing.T) {
 					if strings.Contains(form, "%s") {
 						target = fmt.Sprintf(form, p.path)
 					}
-					f.log.Reset()
-					if code := question(t, fa.URL, front, target, "User-Agent", googlebotUA); code != p.want {
-						t.Errorf("%s: %d, want %d", target, code, p.want)
+					// Behind a front that passes the client's spelling on,
+					// a dot segment or "//" is refused: the origin might
+					// resolve it otherwise.
+					want, uri := p.want, "/"+p.path
+					if !front.Resolves && strings.Contains(form, "/.") || !front.Resolves && strings.Contains(form, "//") {
+						want, uri = 403, target
 					}
-					if recs := f.records(t); len(recs) != 1 || recs[0]["uri"] != "/"+p.path || recs[0]["client_ip"] != "66.249.66.1" {
+					f.log.Reset()
+					if code := question(t, fa.URL, front, target, "User-Agent", googlebotUA); code != want {
+						t.Errorf("%s: %d, want %d", target, code, want)
+					}
+					if recs := f.records(t); len(recs) != 1 || recs[0]["uri"] != uri || recs[0]["client_ip"] != "66.249.66.1" {
 						t.Errorf("%s: log %v", target, recs)
 					}
 				}

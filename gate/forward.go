@@ -17,10 +17,19 @@ func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
 // The gate reads those and no others: a header the front does not set
 // passes from the client unchanged, and believing it would let the client
 // choose what is judged.
+//
+// Resolves says the front passes the origin the path it resolved itself
+// (dot segments removed, slashes merged), not the client's spelling, as
+// nginx does with the configuration of docs/policy.md (proxy_pass with a
+// URI). Behind a front that does not, a path with a dot segment or, unless
+// Options.KeepSlashes, an empty one reaches the origin as the client wrote
+// it, and an origin that resolves it otherwise than the gate would serve
+// what the gate did not judge: the question is refused (AmbiguousPath).
 type Front struct {
 	Name                     string
 	URI, Method, Host, Proto string
 	Client                   string
+	Resolves                 bool
 }
 
 // The fronts whose configurations docs/policy.md shows.
@@ -28,7 +37,7 @@ var (
 	// Nginx is nginx's auth_request with the configuration of
 	// docs/policy.md, which sets each of these with proxy_set_header.
 	Nginx = Front{Name: "nginx", URI: "X-Original-URI", Method: "X-Original-Method",
-		Host: "X-Forwarded-Host", Proto: "X-Forwarded-Proto", Client: "X-Real-IP"}
+		Host: "X-Forwarded-Host", Proto: "X-Forwarded-Proto", Client: "X-Real-IP", Resolves: true}
 	// Caddy is Caddy's forward_auth: X-Forwarded-Uri and
 	// X-Forwarded-Method, and reverse_proxy's X-Forwarded-For, -Host and
 	// -Proto, which it replaces when the client is not a proxy it trusts.
@@ -58,7 +67,8 @@ var Fronts = map[string]Front{"nginx": Nginx, "caddy": Caddy, "traefik": Traefik
 // without front's URI header, one whose URI has no canonical form
 // (Canonical), whose host is not in Options.Hosts or that carries two
 // User-Agent headers is refused (403), under every enforce mode, and
-// logged with Decision.Err's reason.
+// logged with Decision.Err's reason; so is a path with a dot segment or a
+// "//" when front does not resolve paths itself (Front.Resolves).
 //
 // A Web Bot Auth signature reaches the endpoint in the headers the proxy
 // passes on (nginx auth_request and Caddy forward_auth pass them all). It
@@ -99,6 +109,9 @@ func (g *Gate) ForwardAuth(front Front) http.Handler {
 		if err == nil {
 			target, err = g.check(raw, host, r)
 		}
+		if err == nil && !front.Resolves {
+			err = g.unresolved(raw)
+		}
 		var d Decision
 		switch {
 		case err != nil:
@@ -126,6 +139,22 @@ func (g *Gate) ForwardAuth(front Front) http.Handler {
 			g.log(r.Context(), d, method, host, r.Proto, r.Header.Get("User-Agent"), r.Referer(), status, 0)
 		}
 	})
+}
+
+// unresolved refuses a path with a dot segment or, unless slashes are
+// kept, an empty segment: a front that does not resolve paths passes it
+// on as it is.
+func (g *Gate) unresolved(raw string) error {
+	path, _, _ := strings.Cut(raw, "?")
+	for i, seg := range strings.Split(path, "/")[1:] {
+		switch {
+		case seg == "." || seg == "..":
+			return &RequestError{Reason: AmbiguousPath, Value: raw, Detail: "a dot segment, which the front passes on unresolved"}
+		case seg == "" && !g.o.KeepSlashes && i < strings.Count(path, "/")-1:
+			return &RequestError{Reason: AmbiguousPath, Value: raw, Detail: "an empty segment (//), which the front passes on unmerged"}
+		}
+	}
+	return nil
 }
 
 // isRobots reports whether target is /robots.txt once canonical.
