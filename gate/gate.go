@@ -31,6 +31,22 @@
 // redirects, and cached by (directory URL, keyid) (botauth.Fetcher); a
 // signature's verdict is never cached.
 //
+// Every request is judged on one path, computed once: its canonical form
+// (Canonical), the path the origin serves, with escapes decoded, dot
+// segments removed and slashes merged. The exemptions, the robots.txt
+// rules and the policy's headers are matched on it, the request passed on
+// is for it, and the log records it (and the client's spelling, when it
+// differs, as raw_uri). A path origins would resolve differently (an
+// encoded slash or dot segment, a backslash) is refused, as are a request
+// with two User-Agent headers and, with Options.Hosts, one for another
+// host: a *RequestError says which (Decision.Err).
+//
+// Forwarding headers are believed only from the proxies in Options.Trust:
+// X-Forwarded-For (and X-Forwarded-Host and -Proto) by ServeHTTP, and by
+// ForwardAuth only the headers its Front sets. A claimed crawler whose
+// identity a DNS failure kept from being established is taken as spoofed
+// unless Options.DNSFailure says otherwise.
+//
 // Each judged request is logged with log/slog as one record whose keys
 // (time, client_ip, method, host, uri, status, user_agent) are those of a
 // JSON access log: a slog.JSONHandler's output is a log rep audit reads.
@@ -41,6 +57,9 @@
 // verified, invalid or unverified), why it failed (signature_reason), its
 // signature_agent and keyid. ForwardAuth answers the same question for nginx
 // auth_request, Caddy forward_auth and Traefik ForwardAuth.
+//
+// The path rules are RFC 3986 sections 5.2.4 and 6.2.2; signatures are
+// RFC 9421 with the Web Bot Auth draft (draft-meunier-web-bot-auth-architecture).
 package gate
 
 import (
