@@ -229,6 +229,10 @@ func TestHeadersOnMatchingPathsOnly(t *testing.T) {
 		{"/docs/a.html", "", ""},
 		{"/drafts/b.pdf", "noindex, nofollow", "train-ai=n"},
 		{"/drafts", "", ""},
+		// Matched on the canonical path: the origin serves these as
+		// /drafts/b.pdf and /docs/a.pdf.
+		{"/%64rafts/b.pdf", "noindex, nofollow", "train-ai=n"},
+		{"/docs/./x/../a.pdf", "noindex, nofollow", ""},
 	} {
 		r := f.get(t, tc.path, browserUA)
 		if got := strings.Join(r.Header.Values("X-Robots-Tag"), "|"); got != tc.xrt {
