@@ -473,3 +473,47 @@ func TestGateTimeouts(t *testing.T) {
 		t.Errorf("the slow client's connection: %v, want it closed", err)
 	}
 }
+
+// TestGateDNSFailure: a Googlebot outside Google's lists whose reverse
+// lookup gets no answer (the -resolver is a closed port) is refused as
+// spoofed by default, and judged as Googlebot with -dns-failure
+// unverifiable.
+func TestGateDNSFailure(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "site "+r.URL.Path)
+	}))
+	defer site.Close()
+	dns, err := dnstest.Start(dnstest.Zone{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := dns.Addr
+	dns.Close() // nothing answers there now
+	for _, c := range []struct {
+		rule   []string
+		want   int
+		reason string
+	}{
+		{nil, 403, "spoofed Googlebot: identity not established (PTR lookup for 203.0.113.9 on " + closed},
+		{[]string{"-dns-failure", "spoofed"}, 403, "identity not established"},
+		{[]string{"-dns-failure", "unverifiable"}, 200, "allowed by robots.txt"},
+	} {
+		t.Run(strings.Join(c.rule, " "), func(t *testing.T) {
+			logFile := filepath.Join(t.TempDir(), "gate.log")
+			base := startGate(t, append([]string{"-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile,
+				"-offline=false", "-resolver", closed, "-trust", "127.0.0.1"}, c.rule...)...)
+			req, _ := http.NewRequest(http.MethodGet, base+"/blog/", nil)
+			req.Header.Set("User-Agent", gateGooglebot)
+			req.Header.Set("X-Forwarded-For", "203.0.113.9")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			data, _ := os.ReadFile(logFile)
+			if resp.StatusCode != c.want || !strings.Contains(string(data), c.reason) {
+				t.Errorf("%d, want %d; log:\n%s", resp.StatusCode, c.want, data)
+			}
+		})
+	}
+}
