@@ -95,9 +95,11 @@ type Options struct {
 	// Logger receives one record per judged request; nil means
 	// slog.Default().
 	Logger *slog.Logger
-	// Trust lists the proxies whose X-Forwarded-For (and, for ForwardAuth,
-	// X-Real-IP) give the client's address; a request from anywhere else
-	// is judged by its connection's address.
+	// Trust lists the proxies whose forwarding headers are believed:
+	// X-Forwarded-For, -Host and -Proto for ServeHTTP, the Front's headers
+	// for ForwardAuth. A request from anywhere else is judged by its
+	// connection's address and its own Host; a forward-auth question from
+	// anywhere else is refused.
 	Trust []netip.Prefix
 	// Enforce overrides the policy's enforce key when set.
 	Enforce policy.Enforce
