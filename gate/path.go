@@ -34,6 +34,15 @@ import (
 // escape, a control character or a fragment, and a path that does not
 // begin with "/".
 func Canonical(target string, mergeSlashes bool) (string, error) {
+	if isCanonical(target, mergeSlashes) {
+		return target, nil // most requests: no work, no allocation
+	}
+	return canonical(target, mergeSlashes)
+}
+
+// canonical is Canonical without the check for a target that is already
+// canonical.
+func canonical(target string, mergeSlashes bool) (string, error) {
 	path, query, hasQuery := strings.Cut(target, "?")
 	bad := func(detail string) (string, error) {
 		return "", &RequestError{Reason: AmbiguousPath, Value: target, Detail: detail}
@@ -122,6 +131,54 @@ func Canonical(target string, mergeSlashes bool) (string, error) {
 		canonicalQuery(&out, query)
 	}
 	return out.String(), nil
+}
+
+// isCanonical reports whether target is its own canonical form without
+// rewriting it: a path of literal pchar bytes and separators, with no dot
+// segment and (when merging) no empty one, and a query with no escape and
+// no byte to escape.
+func isCanonical(target string, mergeSlashes bool) bool {
+	if !strings.HasPrefix(target, "/") {
+		return false
+	}
+	i := 1
+	segStart := 1
+	for ; i < len(target) && target[i] != '?'; i++ {
+		c := target[i]
+		if c == '/' {
+			if !segmentOK(target[segStart:i], mergeSlashes) {
+				return false
+			}
+			segStart = i + 1
+			continue
+		}
+		if !isUnreserved(c) && strings.IndexByte("!$&'()*+,;=:@", c) < 0 {
+			return false
+		}
+	}
+	last := target[segStart:i]
+	if last == "." || last == ".." || strings.HasPrefix(last, ".;") || strings.HasPrefix(last, "..;") {
+		return false
+	}
+	for ; i < len(target); i++ {
+		if c := target[i]; c == '%' || c <= ' ' || c >= 0x7f || c == '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentOK reports whether seg, a segment followed by a separator, needs
+// no rewriting.
+func segmentOK(seg string, mergeSlashes bool) bool {
+	switch {
+	case seg == "":
+		return !mergeSlashes
+	case seg[0] != '.':
+		return true
+	}
+	name, _, _ := strings.Cut(seg, ";")
+	return name != "." && name != ".."
 }
 
 // writePathByte writes one decoded byte of a path segment: literally when

@@ -94,6 +94,13 @@ func FuzzCanonical(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
+		for _, merge := range []bool{true, false} {
+			if isCanonical(in, merge) {
+				if got, err := canonical(in, merge); got != in || err != nil {
+					t.Fatalf("isCanonical(%q, %v), but canonical gives %q, %v", in, merge, got, err)
+				}
+			}
+		}
 		got, err := Canonical(in, true)
 		if err != nil {
 			if !errors.Is(err, AmbiguousPath) {
@@ -122,4 +129,19 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("Canonical(%q) = %q: path %q, path.Clean says %q", in, got, u.Path, want)
 		}
 	})
+}
+
+// BenchmarkCanonical: a target already canonical (most requests) beside
+// one the gate rewrites.
+func BenchmarkCanonical(b *testing.B) {
+	for _, target := range []string{"/blog/2026/11/a-post.html?utm_source=x&page=2", "/blog/./2026//11/%61-post.html?utm_source=%78"} {
+		b.Run(target, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Canonical(target, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
