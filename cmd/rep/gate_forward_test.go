@@ -321,6 +321,8 @@ func forwardAttacks(t *testing.T, port int, front, logFile string) {
 			[]string{`"uri":"/blog/?forged=host"`, fmt.Sprintf(`"host":"127.0.0.1:%d"`, port)}},
 		{"Host of another site", "/blog/?host=other", []string{"User-Agent", gateBrowser, "Host", "other.example"}, true,
 			[]string{`"uri":"/blog/?host=other"`, `"reason":"host not served \"other.example\"`}},
+		{"an escaped query (Disallow: /*?session=)", "/blog/?%73ession=1", []string{"User-Agent", gateMJ12}, true,
+			[]string{`"uri":"/blog/?session=1"`, `"raw_uri":"/blog/?%73ession=1"`, `"action":"refuse"`}},
 		{"two User-Agent headers", "/admin/x?ua=2", []string{"User-Agent", gateBrowser, "User-Agent", gateMJ12}, true,
 			[]string{`"action":"refuse"`, `more than one User-Agent`}},
 	} {
