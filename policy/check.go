@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"context"
 	"fmt"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -78,6 +80,16 @@ func known(t string) bool {
 // robots.txt, and every place the round trip fails. Findings of Error
 // severity make Build fail.
 func (p *Policy) Check() []Finding {
+	out, _ := p.CheckContext(context.Background())
+	return out
+}
+
+// CheckContext is Check stopping when ctx is done (the round trip, the
+// longest part, asks ctx as it goes), with ctx's error and no findings.
+func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var out []Finding
 	add := func(line int, s Severity, code, format string, args ...any) {
 		out = append(out, Finding{Line: line, Severity: s, Code: code, Message: fmt.Sprintf(format, args...)})
@@ -160,11 +172,15 @@ func (p *Policy) Check() []Finding {
 		}
 		add(0, f.Severity, CodeRobotsLint, "generated robots.txt line %d: %s [%s]%s", f.Line, f.Message, f.Code, hint)
 	}
-	for _, m := range p.RoundTrip() {
+	ms, err := p.RoundTripContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
 		add(m.line, lint.Error, CodeRoundTrip, "%s", m)
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
-	return out
+	return out, nil
 }
 
 // Preference vocabularies: IETF aipref (draft-ietf-aipref-vocab) and
@@ -293,26 +309,116 @@ const unlisted = "UnlistedBot"
 // path of Paths, and returns where its verdict is not the policy's intent.
 // None means the file says what the policy means.
 func (p *Policy) RoundTrip() []Mismatch {
+	out, _ := p.RoundTripContext(context.Background())
+	return out
+}
+
+// RoundTripContext is RoundTrip stopping when ctx is done, with ctx's
+// error.
+//
+// Its work grows with the number of groups times the registry's size, not
+// with the square of the groups: crawlers that obey the same rules of the
+// file and are meant to obey the same groups of the policy get the same
+// verdict on every path, so each such class is asked once; and a class
+// read with Google's profile (how the intent is read) whose rules in the
+// file are the intended rules, neither more nor fewer, gets the intended
+// verdict on every path by construction, so it is not asked path by path.
+func (p *Policy) RoundTripContext(ctx context.Context) ([]Mismatch, error) {
 	files := map[robotstxt.Options]*robotstxt.File{} // one per way an engine groups the file
+	classes := map[string][]string{}                 // class → paths where the verdict is not the intent
 	var out []Mismatch
-	paths := p.Paths()
-	for _, a := range p.Agents() {
+	var paths []string
+	var key []byte
+	for n, a := range p.Agents() {
+		if n%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		po := a.ParseOptions()
 		f := files[po]
 		if f == nil {
 			f = robotstxt.ParseWith(p.RobotsTxt(), po)
 			files[po] = f
 		}
-		for _, path := range paths {
-			want := p.Intended(a, path)
-			if d := a.Decide(f, path); d.Allowed != want {
-				line := 0
-				if gs := p.GroupsFor(a); len(gs) > 0 {
-					line = p.Groups[gs[0]].Line
+		gs := p.GroupsFor(a)
+		got := a.Group(f).Rules()
+		key = fmt.Appendf(key[:0], "%v|%s|", po, groupSetKey(gs))
+		for _, r := range got {
+			key = strconv.AppendInt(key, int64(r.Line), 10)
+			key = append(key, ',')
+		}
+		bad, ok := classes[string(key)]
+		if !ok {
+			if po.Profile != robotstxt.Google || !sameRules(got, p.rules(gs)) {
+				if paths == nil {
+					paths = p.Paths()
 				}
-				out = append(out, Mismatch{Agent: a, Path: path, Intended: want, Decision: d, line: line})
+				for i, path := range paths {
+					if i%256 == 0 {
+						if err := ctx.Err(); err != nil {
+							return nil, err
+						}
+					}
+					p.asked.Add(1)
+					if a.Decide(f, path).Allowed != p.Intended(a, path) {
+						bad = append(bad, path)
+					}
+				}
 			}
+			classes[string(key)] = bad
+		}
+		for _, path := range bad {
+			line := 0
+			if len(gs) > 0 {
+				line = p.Groups[gs[0]].Line
+			}
+			out = append(out, Mismatch{Agent: a, Path: path, Intended: p.Intended(a, path), Decision: a.Decide(f, path), line: line})
+		}
+	}
+	return out, nil
+}
+
+// rules returns the rules of the groups gs.
+func (p *Policy) rules(gs []int) []robotstxt.Rule {
+	var out []robotstxt.Rule
+	for _, i := range gs {
+		for _, r := range p.Groups[i].Allow {
+			out = append(out, robotstxt.Rule{Allow: true, Pattern: r})
+		}
+		for _, r := range p.Groups[i].Disallow {
+			out = append(out, robotstxt.Rule{Pattern: r})
 		}
 	}
 	return out
+}
+
+// sameRules reports whether two lists hold the same rules, as a set of
+// (allow, pattern) and leaving out empty Disallow lines, which never
+// decide: under Google's reading (the longest match wins, Allow a tie) the
+// order and repetition of rules do not change a verdict.
+func sameRules(a, b []robotstxt.Rule) bool {
+	type r struct {
+		allow   bool
+		pattern string
+	}
+	set := func(rs []robotstxt.Rule) map[r]bool {
+		m := make(map[r]bool, len(rs))
+		for _, x := range rs {
+			if x.Pattern != "" {
+				m[r{x.Allow, x.Pattern}] = true
+			}
+		}
+		return m
+	}
+	sa, sb := set(a), set(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for k := range sa {
+		if !sb[k] {
+			return false
+		}
+	}
+	return true
 }

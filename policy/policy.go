@@ -163,6 +163,9 @@ func Parse(source string, data []byte) (*Policy, error) {
 	if len(data) > MaxBytes {
 		return nil, invalid(source, 0, "", "%d bytes: at most %d", len(data), MaxBytes)
 	}
+	if line, why := prescan(data); why != "" {
+		return nil, invalid(source, line, "", "%s: a policy needs far less (see docs/policy.md)", why)
+	}
 	p := &Policy{}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(p)
 	if err != nil {

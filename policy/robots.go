@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
@@ -30,6 +31,15 @@ func (p *Policy) Tokens(i int) []string {
 // expand computes the tokens of every group.
 func (p *Policy) expand() {
 	p.tokens = make([][]string, len(p.Groups))
+	p.byToken = map[string][]int{}
+	defer func() {
+		for i, ts := range p.tokens {
+			for _, t := range ts {
+				l := strings.ToLower(t)
+				p.byToken[l] = append(p.byToken[l], i)
+			}
+		}
+	}()
 	named := map[string]bool{}
 	star := -1
 	for i, g := range p.Groups {
@@ -66,13 +76,8 @@ func (p *Policy) expand() {
 // groupsOf returns the indexes of the groups whose tokens include t
 // (case-insensitively).
 func (p *Policy) groupsOf(t string) []int {
-	var out []int
-	for i := range p.Groups {
-		if slices.ContainsFunc(p.Tokens(i), func(s string) bool { return strings.EqualFold(s, t) }) {
-			out = append(out, i)
-		}
-	}
-	return out
+	p.expandOnce.Do(p.expand)
+	return p.byToken[strings.ToLower(t)]
 }
 
 // GroupsFor returns the indexes of the groups the policy means for a
@@ -97,6 +102,19 @@ func (p *Policy) Intended(a *rep.Agent, path string) bool {
 	if len(gs) == 0 {
 		return true
 	}
+	return p.intent(gs).Check(path).Allowed
+}
+
+// intent returns the rules of the groups gs as one group, parsed as
+// robotstxt reads a group (Google's profile: the longest match wins, Allow
+// a tie). It is kept by group set: a policy has few.
+func (p *Policy) intent(gs []int) *robotstxt.Agent {
+	key := groupSetKey(gs)
+	p.intentMu.Lock()
+	defer p.intentMu.Unlock()
+	if a, ok := p.intents[key]; ok {
+		return a
+	}
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
 	for _, i := range gs {
@@ -107,7 +125,22 @@ func (p *Policy) Intended(a *rep.Agent, path string) bool {
 			b.WriteString("Disallow: " + r + "\n")
 		}
 	}
-	return robotstxt.Parse([]byte(b.String())).Star().Check(path).Allowed
+	a := robotstxt.Parse([]byte(b.String())).Star()
+	if p.intents == nil {
+		p.intents = map[string]*robotstxt.Agent{}
+	}
+	p.intents[key] = a
+	return a
+}
+
+// groupSetKey names a set of group indexes as a map key.
+func groupSetKey(gs []int) string {
+	b := make([]byte, 0, 4*len(gs))
+	for _, i := range gs {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // RobotsTxt returns the robots.txt the policy generates: a comment naming
@@ -182,8 +215,12 @@ func cmp(s ...string) string {
 type lazy struct {
 	expandOnce sync.Once
 	tokens     [][]string
+	byToken    map[string][]int // lower-case token → groups naming it
+	intentMu   sync.Mutex
+	intents    map[string]*robotstxt.Agent // by groupSetKey
 	robotsOnce sync.Once
 	robots     []byte
 	headerOnce sync.Once
 	headers    []*robotstxt.Agent
+	asked      atomic.Int64 // paths the round trip asked a crawler about, for tests
 }
