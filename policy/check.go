@@ -3,8 +3,8 @@ package policy
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rep-toolkit/rep"
