@@ -297,8 +297,15 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-// exemptRegexp matches the paths never refused.
-const exemptRegexp = `^/(robots\.txt$|\.well-known/)`
+// exemptRegexp matches the paths never refused, as a server sees them
+// (decoded): /robots.txt, and /.well-known/ with nothing after it that an
+// origin could resolve out of it: no segment "." or "..", alone or before
+// a ';' (Tomcat's "..;"), with '\\' read as a separator as well as '/'.
+// Nothing in it needs quoting in a configuration: '\\' is \x5C.
+const exemptRegexp = `^/(robots\.txt$|\.well-known/(` + safeSegment + `([/\x5C]` + safeSegment + `)*)$)`
+
+// safeSegment is a path segment (maybe empty) that is not a dot segment.
+const safeSegment = `(?:[^./\x5C][^/\x5C]*|\.[^./\x5C;][^/\x5C]*|\.\.[^/\x5C;][^/\x5C]*)?`
 
 // dotSegmentRegexp matches a decoded path holding a dot segment, with the
 // separators origins read: '/', '\' (IIS, some frameworks) and ';'
