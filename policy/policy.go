@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -119,7 +120,11 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Source)
+	if strings.ContainsFunc(e.Source, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		b.WriteString(strconv.Quote(e.Source)) // a name must not start a line of its own
+	} else {
+		b.WriteString(e.Source)
+	}
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
