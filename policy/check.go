@@ -72,6 +72,23 @@ func known(t string) bool {
 	return false
 }
 
+// closestToken returns ", did you mean X?" for the registry token one or
+// two edits from t, else "".
+func closestToken(t string) string {
+	best, dist := "", 3
+	for _, c := range crawlers.All() {
+		for _, k := range c.Tokens {
+			if d := editDistance(strings.ToLower(t), strings.ToLower(k)); d < dist {
+				best, dist = k, d
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ", did you mean " + best + "?"
+}
+
 // Check lints the policy and the robots.txt it generates: tokens and
 // categories the registry does not know, crawlers named by several groups
 // (robots.txt merges such groups, so the later rules join the earlier),
@@ -100,7 +117,7 @@ func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
 		for _, a := range g.Agents {
 			if a != "*" && !known(a) {
 				add(p.pos.inTable("group", i, "agents"), lint.Warning, CodeUnknownAgent,
-					"group %d: the registry does not know %q: check the spelling (rep crawler lists the known ones); it is written as given", i+1, a)
+					"group %d: the registry does not know %q: check the spelling%s (crawlers/data/registry.json lists the known ones, docs/verify.md describes it); it is written as given", i+1, a, closestToken(a))
 			}
 		}
 		for _, c := range g.Categories {

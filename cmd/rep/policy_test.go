@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rep-toolkit/rep/policy"
 )
 
 func writePolicy(t *testing.T, src string) string {
@@ -55,7 +59,8 @@ func TestPolicyBuildRefuses(t *testing.T) {
 }
 
 func TestPolicyCheck(t *testing.T) {
-	if code, out, errs := runRep(t, "", "policy", "check", "../../policy/testdata/ai.toml"); code != exitOK || out != "" {
+	if code, out, errs := runRep(t, "", "policy", "check", "../../policy/testdata/ai.toml"); code != exitOK ||
+		out != "../../policy/testdata/ai.toml: ok: 2 groups, 1 header, 8 crawlers refused everywhere; robots.txt says what the policy means for 54 crawlers\n" {
 		t.Errorf("clean policy: exit %d\n%s%s", code, out, errs)
 	}
 	p := writePolicy(t, "[[group]]\nagents = [\"Googlebot\", \"Gooblebot\"]\ncrawl_delay = 10\n")
@@ -81,5 +86,59 @@ func TestPolicyCheck(t *testing.T) {
 	}
 	if code, out, _ := runRep(t, "", "policy", "-h"); code != exitOK || !strings.Contains(out, "rep policy build") {
 		t.Errorf("-h: exit %d", code)
+	}
+}
+
+// TestPolicyHelpNamesFiles: -h names every file build writes.
+func TestPolicyHelpNamesFiles(t *testing.T) {
+	p, err := policy.Load("../../policy/testdata/ai.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runRep(t, "", "policy", "-h")
+	for _, o := range p.Outputs() {
+		if !strings.Contains(out, o.Name) {
+			t.Errorf("rep policy -h does not name %s:\n%s", o.Name, out)
+		}
+	}
+	dir := t.TempDir()
+	if code, out, errs := runRep(t, "", "policy", "build", "-o", dir, "../../policy/testdata/ai.toml"); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(p.Outputs()) {
+		t.Errorf("build wrote %d files, Outputs has %d", len(entries), len(p.Outputs()))
+	}
+}
+
+func TestPolicyStdin(t *testing.T) {
+	src, err := os.ReadFile("../../policy/testdata/ai.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runRep(t, string(src), "policy", "check", "-"); code != exitOK || !strings.HasPrefix(out, "stdin: ok: ") {
+		t.Errorf("check -: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs := runRep(t, "[[headers]]\npath = \"/\"\nx_robots_tag = \"noindex\"\n", "policy", "check", "-")
+	if code != exitUsage || !strings.Contains(errs, "stdin:1: headers: invalid policy: unknown key: did you mean [[header]]?") {
+		t.Errorf("[[headers]]: exit %d %s", code, errs)
+	}
+}
+
+// TestPolicyInterrupted: a cancelled context (SIGINT, SIGTERM) stops check
+// and build, and build writes nothing.
+func TestPolicyInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{{"policy", "check", "../../policy/testdata/ai.toml"}, {"policy", "build", "-o", dir, "../../policy/testdata/ai.toml"}} {
+		var out, errb bytes.Buffer
+		code := run(ctx, args, strings.NewReader(""), &out, &errb)
+		if code != exitUsage || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out.String(), errb.String())
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("build wrote %s after the interrupt: %v", dir, err)
 	}
 }
