@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/policy"
@@ -124,7 +126,7 @@ func writeFindings(w io.Writer, p *policy.Policy, fs []policy.Finding, asJSON bo
 		return
 	}
 	for _, f := range fs {
-		fmt.Fprintf(w, "%s:%d: %s: %s [%s]\n", p.Source, f.Line, f.Severity, f.Message, f.Code)
+		fmt.Fprintf(w, "%s:%d: %s: %s [%s]\n", shownName(p.Source), f.Line, f.Severity, f.Message, f.Code)
 	}
 }
 
@@ -138,7 +140,7 @@ func runPolicyCheck(e *env, args []string) int {
 	}
 	fs, err := p.CheckContext(e.ctx)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "rep policy check: %s: interrupted\n", p.Source)
+		fmt.Fprintf(e.stderr, "rep policy check: %s: interrupted\n", shownName(p.Source))
 		return exitUsage
 	}
 	writeFindings(e.stdout, p, fs, *asJSON)
@@ -146,9 +148,18 @@ func runPolicyCheck(e *env, args []string) int {
 		return exitFinding
 	}
 	if !*asJSON {
-		fmt.Fprintf(e.stdout, "%s: ok: %s\n", p.Source, summary(p))
+		fmt.Fprintf(e.stdout, "%s: ok: %s\n", shownName(p.Source), summary(p))
 	}
 	return exitOK
+}
+
+// shownName is a policy file's name as text output shows it: quoted when
+// it holds a control character, so that no name starts a line of its own.
+func shownName(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // summary says what a policy holds and what check held it to.
@@ -175,7 +186,7 @@ func runPolicyBuild(e *env, args []string) int {
 	}
 	fs, err := p.CheckContext(e.ctx)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "rep policy build: %s: interrupted: nothing written\n", p.Source)
+		fmt.Fprintf(e.stderr, "rep policy build: %s: interrupted: nothing written\n", shownName(p.Source))
 		return exitUsage
 	}
 	failed := false
@@ -216,7 +227,7 @@ func runPolicyBuild(e *env, args []string) int {
 	}
 	if failed {
 		if !*asJSON {
-			fmt.Fprintf(e.stderr, "rep policy build: %s has errors (above): nothing written\n", p.Source)
+			fmt.Fprintf(e.stderr, "rep policy build: %s has errors (above): nothing written\n", shownName(p.Source))
 		}
 		return exitFinding
 	}
