@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/lint"
 )
 
 func TestPrescan(t *testing.T) {
@@ -208,5 +210,60 @@ func TestCheckCancelled(t *testing.T) {
 	cancel()
 	if _, err := p.CheckContext(cancelled); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled context: %v", err)
+	}
+}
+
+// TestRoundTripBounded: a generated file that is not the policy gives a
+// bounded report and bounded work, however many groups the policy has.
+func TestRoundTripBounded(t *testing.T) {
+	// Every crawler disagrees: at most MaxMismatchesPerCrawler each and
+	// MaxMismatches in all, then a finding that says so.
+	p, err := Parse("big.toml", []byte(bigPolicy(3000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.robotsOnce.Do(func() {})
+	p.robots = []byte("User-agent: *\nDisallow: /\n")
+	ms, err := p.RoundTripContext(context.Background())
+	if err != nil || len(ms) != MaxMismatches {
+		t.Fatalf("%d mismatches, %v; want %d", len(ms), err, MaxMismatches)
+	}
+	per := map[string]int{}
+	for _, m := range ms {
+		if per[m.Agent.Token()]++; per[m.Agent.Token()] > MaxMismatchesPerCrawler {
+			t.Fatalf("more than %d mismatches for %s", MaxMismatchesPerCrawler, m.Agent.Token())
+		}
+	}
+	fs := p.Check()
+	found := false
+	for _, f := range fs {
+		found = found || f.Code == CodeRoundTrip && strings.Contains(f.Message, "there may be more")
+	}
+	if !found {
+		t.Error("no finding says the list is cut")
+	}
+
+	// Crawlers whose rules differ from the policy's but whose verdicts
+	// agree on every path are asked path by path; more of them than the
+	// registry holds stop the round trip with ErrRoundTripBudget.
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "[[group]]\nagents = [\"Bot%s\"]\nallow = [\"/p%d/\"]\n", strings.Repeat("x", i%20)+string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676)), i)
+	}
+	p, err = Parse("allow.toml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.robotsOnce.Do(func() {})
+	p.robots = []byte("User-agent: *\nDisallow:\n")
+	ms, err = p.RoundTripContext(context.Background())
+	if !errors.Is(err, ErrRoundTripBudget) || len(ms) != 0 {
+		t.Fatalf("%d mismatches, %v; want ErrRoundTripBudget", len(ms), err)
+	}
+	if limit := int64(len(crawlers.All())+1) * int64(len(p.Paths())); p.asked.Load() > limit {
+		t.Errorf("%d paths asked, over the budget %d", p.asked.Load(), limit)
+	}
+	if fs := p.Check(); !slices.ContainsFunc(fs, func(f Finding) bool { return f.Code == CodeRoundTrip && f.Severity == lint.Error }) {
+		t.Error("no round-trip error for a stopped round trip")
 	}
 }

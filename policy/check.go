@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -190,11 +191,17 @@ func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
 		add(0, f.Severity, CodeRobotsLint, "generated robots.txt line %d: %s [%s]%s", f.Line, f.Message, f.Code, hint)
 	}
 	ms, err := p.RoundTripContext(ctx)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrRoundTripBudget) {
 		return nil, err
 	}
 	for _, m := range ms {
 		add(m.line, lint.Error, CodeRoundTrip, "%s", m)
+	}
+	switch {
+	case err != nil:
+		add(0, lint.Error, CodeRoundTrip, "%v", err)
+	case len(ms) == MaxMismatches:
+		add(0, lint.Error, CodeRoundTrip, "round trip: %d mismatches listed, and there may be more (at most %d per crawler)", MaxMismatches, MaxMismatchesPerCrawler)
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
 	return out, nil
@@ -344,7 +351,9 @@ func (p *Policy) RoundTripContext(ctx context.Context) ([]Mismatch, error) {
 	files := map[robotstxt.Options]*robotstxt.File{} // one per way an engine groups the file
 	classes := map[string][]string{}                 // class → paths where the verdict is not the intent
 	var out []Mismatch
-	var paths []string
+	paths := p.Paths()
+	budget := int64(len(crawlers.All())+1) * int64(len(paths))
+	var asked int64
 	var key []byte
 	for n, a := range p.Agents() {
 		if n%64 == 0 {
@@ -359,6 +368,11 @@ func (p *Policy) RoundTripContext(ctx context.Context) ([]Mismatch, error) {
 			files[po] = f
 		}
 		gs := p.GroupsFor(a)
+		intent := func(string) bool { return true } // no group: everything allowed
+		if len(gs) > 0 {
+			ia := p.intent(gs)
+			intent = func(path string) bool { return ia.Check(path).Allowed }
+		}
 		got := a.Group(f).Rules()
 		key = fmt.Appendf(key[:0], "%v|%s|", po, groupSetKey(gs))
 		for _, r := range got {
@@ -368,33 +382,52 @@ func (p *Policy) RoundTripContext(ctx context.Context) ([]Mismatch, error) {
 		bad, ok := classes[string(key)]
 		if !ok {
 			if po.Profile != robotstxt.Google || !sameRules(got, p.rules(gs)) {
-				if paths == nil {
-					paths = p.Paths()
-				}
 				for i, path := range paths {
 					if i%256 == 0 {
 						if err := ctx.Err(); err != nil {
 							return nil, err
 						}
 					}
+					if asked++; asked > budget {
+						return out, ErrRoundTripBudget
+					}
 					p.asked.Add(1)
-					if a.Decide(f, path).Allowed != p.Intended(a, path) {
-						bad = append(bad, path)
+					if a.Decide(f, path).Allowed != intent(path) {
+						if bad = append(bad, path); len(bad) == MaxMismatchesPerCrawler {
+							break
+						}
 					}
 				}
 			}
 			classes[string(key)] = bad
 		}
 		for _, path := range bad {
+			if len(out) == MaxMismatches {
+				return out, nil
+			}
 			line := 0
 			if len(gs) > 0 {
 				line = p.Groups[gs[0]].Line
 			}
-			out = append(out, Mismatch{Agent: a, Path: path, Intended: p.Intended(a, path), Decision: a.Decide(f, path), line: line})
+			out = append(out, Mismatch{Agent: a, Path: path, Intended: intent(path), Decision: a.Decide(f, path), line: line})
 		}
 	}
 	return out, nil
 }
+
+// Bounds on the round trip's report: a file that is not the policy (one
+// cut short at the 500 KiB crawlers read, say) would otherwise give a
+// mismatch for nearly every crawler and path.
+const (
+	MaxMismatchesPerCrawler = 5
+	MaxMismatches           = 200
+)
+
+// ErrRoundTripBudget is returned, with the mismatches found until then,
+// when the round trip has asked as many paths one by one as the registry
+// holds crawlers (plus one) times the paths: more crawlers than that read
+// other rules than the policy's, so the file is not the policy.
+var ErrRoundTripBudget = errors.New("round trip stopped: more crawlers than the registry holds read the generated robots.txt otherwise than the policy means")
 
 // rules returns the rules of the groups gs.
 func (p *Policy) rules(gs []int) []robotstxt.Rule {
