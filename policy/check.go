@@ -79,6 +79,9 @@ func closestToken(t string) string {
 	best, dist := "", 3
 	for _, c := range crawlers.All() {
 		for _, k := range c.Tokens {
+			if len(k) < len(t)-2 || len(k) > len(t)+2 {
+				continue // more than two edits apart
+			}
 			if d := editDistance(strings.ToLower(t), strings.ToLower(k)); d < dist {
 				best, dist = k, d
 			}
@@ -115,6 +118,11 @@ func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
 	cats := purposes()
 	namedBy := map[string][]int{}
 	for i, g := range p.Groups {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		for _, a := range g.Agents {
 			if a != "*" && !known(a) {
 				add(p.pos.inTable("group", i, "agents"), lint.Warning, CodeUnknownAgent,
@@ -180,7 +188,14 @@ func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
 	if err := checkUsage(p.Usage.ContentSignal, signalKeys, "yes", "no"); err != nil {
 		add(p.pos.inTable("usage", 0, "content_signal"), lint.Warning, CodeUsageSyntax, "usage.content_signal: %v", err)
 	}
-	for _, f := range p.Lint().Findings {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lr := p.Lint()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, f := range lr.Findings {
 		if f.Severity < lint.Warning || p.Staging && f.Code == "disallow-all" {
 			continue // a staging site means it
 		}
