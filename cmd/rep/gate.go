@@ -318,6 +318,9 @@ func runGate(e *env) int {
 		transport.MaxConnsPerHost = *maxUpstream
 		transport.MaxIdleConnsPerHost = min(*maxUpstream, 64)
 		transport.IdleConnTimeout = *idleTimeout
+		// An upstream that never answers frees its slot when the client
+		// could no longer be answered anyway.
+		transport.ResponseHeaderTimeout = *writeTimeout
 		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
 			r.SetXForwarded()
