@@ -248,7 +248,12 @@ func runGate(e *env) int {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
 		return exitUsage
 	}
-	for _, f := range p.Check() {
+	findings, err := p.CheckContext(e.ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep gate: checking %s: %v\n", p.Source, err)
+		return exitUsage
+	}
+	for _, f := range findings {
 		fmt.Fprintf(e.stderr, "rep gate: %s:%d: %s: %s [%s]\n", p.Source, f.Line, f.Severity, f.Message, f.Code)
 		if f.Severity >= lint.Error {
 			fmt.Fprintln(e.stderr, "rep gate: the policy has errors (above): fix them first (rep policy check)")
