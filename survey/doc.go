@@ -24,15 +24,17 @@
 // # Restriction
 //
 // Restriction summarises, per crawler, how much of the site the file closes
-// to it. With R the rules of the group the crawler obeys and sample(p) the
-// path a pattern p names most plainly (each '*' matching nothing, a final
-// '$' dropped, a leading '/' added), every verdict decided by Agent:
+// to it. With R the rules of the group the crawler obeys and the samples
+// of a pattern p the path it names most plainly (each '*' matching
+// nothing, a final '$' dropped, a leading '/' added) and that path with
+// one more byte (which a '$'-anchored rule no longer matches), every
+// verdict decided by Agent:
 //
 //   - Full: "/" is disallowed and, for every non-empty Allow pattern p of R,
-//     sample(p) is disallowed too — nothing the group names is reopened.
-//     ClassDisallowAll is Full.
+//     both samples of p are disallowed too — nothing the group names is
+//     reopened. ClassDisallowAll is Full.
 //   - Partial: not Full, and "/" is disallowed or, for some non-empty
-//     Disallow pattern p of R, sample(p) is disallowed.
+//     Disallow pattern p of R, a sample of p is disallowed.
 //   - None: neither; ClassAllowAll is None (a file with only Crawl-delay
 //     or usage lines for the crawler restricts nothing).
 //   - Unknown: ClassMissing.

@@ -195,16 +195,25 @@ func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class) Restriction {
 	}
 	rootDisallowed := !a.DecideFetched(rb, "/").Allowed
 	rules := a.Group(rb.File).Rules()
+	// allowed reports whether some path a pattern names is allowed (want
+	// true) or disallowed (want false): its sample, and the sample
+	// extended by one byte, which a "$"-anchored rule no longer matches.
+	some := func(p string, want bool) bool {
+		// Absolute, so that a sample starting "//" is a path, not an
+		// authority.
+		s := "http://" + rb.Outcome.Origin[strings.Index(rb.Outcome.Origin, "://")+3:] + Sample(p)
+		return a.DecideFetched(rb, s).Allowed == want || a.DecideFetched(rb, s+"x").Allowed == want
+	}
 	if rootDisallowed {
 		for _, r := range rules {
-			if r.Allow && r.Pattern != "" && a.DecideFetched(rb, Sample(r.Pattern)).Allowed {
+			if r.Allow && r.Pattern != "" && some(r.Pattern, true) {
 				return Partial
 			}
 		}
 		return Full
 	}
 	for _, r := range rules {
-		if !r.Allow && r.Pattern != "" && !a.DecideFetched(rb, Sample(r.Pattern)).Allowed {
+		if !r.Allow && r.Pattern != "" && some(r.Pattern, false) {
 			return Partial
 		}
 	}

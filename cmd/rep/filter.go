@@ -17,7 +17,7 @@ func init() {
 	register(&command{name: "filter", summary: "keep or drop a data set's documents by their hosts' robots.txt captures", run: runFilter})
 }
 
-const filterUsage = `usage: rep filter -captures INPUT[,INPUT...] -agent LIST [-all-of] [-pick latest|asof] [-missing keep|drop] [-emit verdicts|keep|drop] [-format F] [-url-field NAME] [-date-field NAME] [-cache-mb N] [-stats] [DOCS | -]
+const filterUsage = `usage: rep filter (-captures INPUT[,INPUT...] | -rows FILE [-partial drop|keep]) -agent LIST [-all-of] [-pick latest|asof] [-missing keep|drop] [-emit verdicts|keep|drop] [-format F] [-url-field NAME] [-date-field NAME] [-cache-mb N] [-stats] [DOCS | -]
 
 Decides, for each document of a data set (a URL and optionally a date),
 whether to keep it given robots.txt captures of its host: the filter that
@@ -43,6 +43,10 @@ JSON object per document: url, keep, class and, when a crawler decided,
 crawler, group, line and rule; -emit keep or drop writes the input lines
 of the documents kept or dropped (JSONL, CSV, TSV only).
 
+-rows takes rep survey's rows instead of captures: each document is then
+decided by its host's restriction for each crawler (full drops, none keeps,
+partial as -partial says), not by its URL, since rows hold no rules.
+
 A document that cannot be read is reported on standard error with its
 line and skipped; the exit status is then 2. Otherwise it is 0, whatever
 is dropped.
@@ -54,6 +58,8 @@ func runFilter(e *env) int {
 	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	captures := fs.String("captures", "", "robots.txt captures: comma-separated `INPUTs` (directory, JSONL, CSV, TSV, WARC)")
+	rowsFile := fs.String("rows", "", "instead of -captures: rep survey's rows `FILE` (JSONL, CSV, Parquet); decides by host, not by URL")
+	partial := fs.String("partial", "drop", "with -rows, a host that restricts a crawler partly: `drop` or keep its documents")
 	capFormat := fs.String("captures-format", "", "captures `FORMAT`: dir, jsonl, csv, tsv or warc (default: guessed)")
 	agents := fs.String("agent", "", "crawlers: comma-separated `LIST` of names or purposes (ai-training, search...)")
 	allOf := fs.Bool("all-of", false, "drop a document only when every crawler is disallowed (default: any)")
@@ -81,8 +87,16 @@ func runFilter(e *env) int {
 		fmt.Fprintf(e.stderr, "rep filter: "+f+"\n", a...)
 		return exitUsage
 	}
-	if *captures == "" {
-		return usageErr("-captures is required: the robots.txt captures of the documents' hosts")
+	if (*captures == "") == (*rowsFile == "") {
+		return usageErr("give -captures (the robots.txt captures of the documents' hosts) or -rows (rep survey's rows), one of them")
+	}
+	var pt filter.Partial
+	switch *partial {
+	case "drop":
+	case "keep":
+		pt = filter.PartialKeep
+	default:
+		return usageErr("-partial %q: want drop or keep", *partial)
 	}
 	if strings.TrimSpace(*agents) == "" {
 		return usageErr("-agent is required, e.g. -agent GPTBot,CCBot or -agent ai-training")
@@ -165,25 +179,36 @@ func runFilter(e *env) int {
 		}
 	}
 
-	st, err := survey.NewStore(*tmp)
-	if err != nil {
-		return usageErr("%v", err)
+	var flt interface {
+		DecideInto(v *filter.Verdict, rawurl string, date time.Time)
+		Hosts() int
 	}
-	defer st.Close()
 	nbadCap := 0
-	bad := func(ie *survey.InputError) error {
-		nbadCap++
-		if nbadCap <= 10 {
-			fmt.Fprintf(e.stderr, "rep filter: capture skipped: %v\n", ie)
+	if *rowsFile != "" {
+		rf, err := filter.NewRowFilter(func(fn func(*survey.Row) error) error { return survey.ReadRows(*rowsFile, fn) }, o, pt)
+		if err != nil {
+			return usageErr("-rows: %v", err)
 		}
-		return nil
-	}
-	if err := survey.Load(st, splitList(*captures), survey.Format(*capFormat), e.input(), bad); err != nil {
-		return usageErr("-captures: %v", err)
-	}
-	flt, err := filter.New(st, o)
-	if err != nil {
-		return usageErr("%v", err)
+		flt = rf
+	} else {
+		st, err := survey.NewStore(*tmp)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		defer st.Close()
+		bad := func(ie *survey.InputError) error {
+			nbadCap++
+			if nbadCap <= 10 {
+				fmt.Fprintf(e.stderr, "rep filter: capture skipped: %v\n", ie)
+			}
+			return nil
+		}
+		if err := survey.Load(st, splitList(*captures), survey.Format(*capFormat), e.input(), bad); err != nil {
+			return usageErr("-captures: %v", err)
+		}
+		if flt, err = filter.New(st, o); err != nil {
+			return usageErr("%v", err)
+		}
 	}
 
 	out := e.output(false)
