@@ -319,8 +319,8 @@ func Compare(old, new Version, o Options) *Diff {
 	}
 	so, sn := newSide(old), newSide(new)
 	d := &Diff{
-		Old: Side{Name: old.Name, Bytes: len(old.Body), Fetch: old.Fetch, Verdict: so.verdict},
-		New: Side{Name: new.Name, Bytes: len(new.Body), Fetch: new.Fetch, Verdict: sn.verdict},
+		Old:  Side{Name: old.Name, Bytes: len(old.Body), Fetch: old.Fetch, Verdict: so.verdict},
+		New:  Side{Name: new.Name, Bytes: len(new.Body), Fetch: new.Fetch, Verdict: sn.verdict},
 		URLs: len(o.URLs),
 	}
 	d.TextChanged = !bytes.Equal(bodyOf(old), bodyOf(new))
