@@ -57,9 +57,14 @@ func Witnesses(pattern string) []string {
 	}
 	head := segs[0]
 	if len(head) > 1 {
-		add(head[:len(head)-1])
-		if i := strings.LastIndexByte(head[:len(head)-1], '/'); i >= 0 {
-			add(head[:i+1])
+		// One byte shorter, or one escape: "%C3%A9" goes whole.
+		short := head[:len(head)-1]
+		if n := len(head); n >= 4 && head[n-3] == '%' {
+			short = head[:n-3]
+		}
+		add(short)
+		if i := strings.LastIndexByte(short, '/'); i >= 0 {
+			add(short[:i+1])
 		}
 	}
 	return out
