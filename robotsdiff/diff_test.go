@@ -288,7 +288,7 @@ func TestOutputs(t *testing.T) {
 		Crawlers []struct {
 			Agent string `json:"agent"`
 			Flips []struct {
-				URL    string          `json:"url"`
+				URL    string           `json:"url"`
 				Before rep.DecisionJSON `json:"before"`
 			} `json:"flips"`
 		} `json:"crawlers"`
