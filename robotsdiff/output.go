@@ -569,6 +569,9 @@ type diffJSON struct {
 	Unblocked   int             `json:"unblocked"`
 	UsageFlips  int             `json:"usage_flips"`
 	Crawlers    []crawlerJSON   `json:"crawlers"`
+	// Clusters lists the crawlers whose meaning changed, grouped by the
+	// change they see (Diff.Clusters), by name.
+	Clusters [][]string `json:"clusters"`
 }
 
 func rulesJSON(rs []robotstxt.Rule) []ruleJSON {
@@ -595,7 +598,8 @@ func (f Flip) json() flipJSON {
 // changed), sitemaps, urls, witnesses, the flip counts, and every crawler
 // with its groups, rules added and removed, delay, usage statements,
 // counts and flips, each flip's before and after in the verdict shape of
-// rep.Decision.
+// rep.Decision; and clusters, the names of the crawlers that see the same
+// change.
 func (d *Diff) MarshalJSON() ([]byte, error) {
 	j := diffJSON{Old: d.Old, New: d.New, TextChanged: d.TextChanged, Changed: d.Changed(), Summary: d.Summary(),
 		Sitemaps: d.Sitemaps, URLs: d.URLs, Witnesses: d.Witnesses, Crawlers: []crawlerJSON{}}
@@ -605,6 +609,10 @@ func (d *Diff) MarshalJSON() ([]byte, error) {
 	j.Blocked, j.Unblocked, j.UsageFlips = d.Flips()
 	if d.Fetch != nil {
 		j.Fetch = &fetchJSON{What: d.Fetch.What}
+	}
+	j.Clusters = [][]string{}
+	for _, cl := range d.Clusters() {
+		j.Clusters = append(j.Clusters, cl.Names())
 	}
 	for _, c := range d.Crawlers {
 		cj := crawlerJSON{
