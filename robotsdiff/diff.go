@@ -424,12 +424,24 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *C
 			}
 		}
 	}
+	// Usage witnesses: the root and the paths of the usage lines that
+	// changed. A usage change alone is reported on them (and on the URLs
+	// given), not on every rule's witness, where it would repeat the same
+	// site-wide preference.
+	usageAt := map[string]bool{"/": true}
 	if c.usageChanged {
+		var ups []string
 		for _, s := range append(slices.Clone(uo), un...) {
 			if s.path != "" {
-				pats = append(pats, s.path)
+				ups = append(ups, s.path)
 			}
 		}
+		sort.Strings(ups)
+		uws, _ := witnessPaths(ups, o.MaxWitnesses)
+		for _, w := range uws {
+			usageAt[w] = true
+		}
+		pats = append(pats, ups...)
 	}
 	sort.Strings(pats)
 	ws, cut := witnessPaths(pats, o.MaxWitnesses)
@@ -437,19 +449,20 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *C
 	given := make(map[string]bool, len(o.URLs))
 	for _, u := range o.URLs {
 		given[u] = true
-		c.probe(so, sn, u, false, o.MaxFlips)
+		c.probe(so, sn, u, false, true, o.MaxFlips)
 	}
 	for _, w := range ws {
 		all[w] = true
 		if !given[w] {
-			c.probe(so, sn, w, true, o.MaxFlips)
+			c.probe(so, sn, w, true, usageAt[w], o.MaxFlips)
 		}
 	}
 	return c
 }
 
-// probe decides u on both sides and keeps it when it flips.
-func (c *Crawler) probe(so, sn *side, u string, witness bool, max int) {
+// probe decides u on both sides and keeps it when it flips: its crawling
+// verdict, or, when usage says so, a usage preference alone.
+func (c *Crawler) probe(so, sn *side, u string, witness, usage bool, max int) {
 	b, a := so.decide(c.Agent, u), sn.decide(c.Agent, u)
 	f := Flip{URL: u, Witness: witness, Before: b, After: a}
 	switch {
@@ -457,7 +470,7 @@ func (c *Crawler) probe(so, sn *side, u string, witness bool, max int) {
 		c.Blocked++
 	case f.Crawl():
 		c.Unblocked++
-	case (c.usageChanged || c.verdictChanged) && len(f.UsageFlips()) > 0:
+	case usage && (c.usageChanged || c.verdictChanged) && len(f.UsageFlips()) > 0:
 		c.UsageFlips++
 	default:
 		return
