@@ -454,6 +454,9 @@ func (d *Diff) WriteMarkdown(w io.Writer, maxFlips int) error {
 		}
 		p("\n")
 	}
+	if len(d.Sitemaps) > 0 {
+		p("Sitemaps:\n\n")
+	}
 	for _, s := range d.Sitemaps {
 		if s.Added {
 			p("- Sitemap added: %s (new line %d)\n", mdCode(s.URL), s.Line)
@@ -466,9 +469,9 @@ func (d *Diff) WriteMarkdown(w io.Writer, maxFlips int) error {
 		for i, c := range un {
 			ns[i] = c.Agent.Name
 		}
-		p("\nNo change in meaning for %s: %s\n", plural(len(un), "crawler"), mdText(names(ns, 12)))
+		p("\nNo change in meaning for %s: %s\n\n", plural(len(un), "crawler"), mdText(names(ns, 12)))
 	}
-	p("\n</details>\n")
+	p("</details>\n")
 	return ew.err
 }
 

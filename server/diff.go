@@ -9,6 +9,10 @@ import (
 	"github.com/rep-toolkit/rep/robotsdiff"
 )
 
+// maxDiffFlips caps the flips kept per crawler: a page shows a sample,
+// the counts say how many there are.
+const maxDiffFlips = 100
+
 // maxDiffAgents caps the crawlers of one compare request (a purpose counts
 // for the crawlers it stands for).
 const maxDiffAgents = 200
@@ -78,6 +82,6 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := robotsdiff.Compare(robotsdiff.Version{Name: "old", Body: old}, robotsdiff.Version{Name: "new", Body: new},
-		robotsdiff.Options{Agents: agents, URLs: req.URLs})
+		robotsdiff.Options{Agents: agents, URLs: req.URLs, MaxFlips: maxDiffFlips})
 	writeJSON(w, http.StatusOK, d)
 }

@@ -149,7 +149,9 @@ func runDiff(e *env) int {
 		return fail("%v", err)
 	}
 	d := robotsdiff.Compare(old, newV, robotsdiff.Options{Agents: list, URLs: urls})
-	out := e.output(*format == "text")
+	// Text and Markdown go to terminals: control bytes from the files are
+	// escaped there; JSON and SARIF escape them themselves.
+	out := e.output(*format == "text" || *format == "markdown")
 	switch *format {
 	case "json":
 		enc := json.NewEncoder(out)

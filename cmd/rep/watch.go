@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,7 +118,9 @@ func runWatch(e *env) int {
 		if err != nil {
 			return fail("argument %d: %v", i+1, err)
 		}
-		origins = append(origins, o)
+		if !slices.Contains(origins, o) {
+			origins = append(origins, o)
+		}
 	}
 	eng, err := (&agentFlags{profile: profile}).engine()
 	if err != nil {
