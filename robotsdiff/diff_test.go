@@ -114,10 +114,7 @@ func TestPairs(t *testing.T) {
 			if len(agents) == 0 {
 				t.Fatal("no agents: line in the comment")
 			}
-			var urls []string
-			for _, u := range strings.Fields(string(sec["urls.txt"])) {
-				urls = append(urls, u)
-			}
+			urls := strings.Fields(string(sec["urls.txt"]))
 			d := Compare(Version{Name: "old.txt", Body: sec["old.txt"]}, Version{Name: "new.txt", Body: sec["new.txt"]}, Options{Agents: agents, URLs: urls})
 			got := describe(d)
 			if *update {
