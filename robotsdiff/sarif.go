@@ -1,87 +1,23 @@
 package robotsdiff
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
+
+	"github.com/rep-toolkit/rep/internal/sarif"
 )
 
-// SARIF 2.1.0 (OASIS), the subset a code-scanning upload needs: one result
-// per change and cluster of crawlers, located at the deciding line in the
-// new file (or, for a rule removed, in the old one).
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifRule struct {
-	ID                   string      `json:"id"`
-	ShortDescription     sarifText   `json:"shortDescription"`
-	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
-}
-
-type sarifConfig struct {
-	Level string `json:"level"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine int `json:"startLine"`
-}
-
 // The SARIF rules: one per kind of change.
-var sarifRules = []sarifRule{
-	{"url-blocked", sarifText{"A URL a crawler could fetch becomes disallowed"}, sarifConfig{"error"}},
-	{"url-allowed", sarifText{"A URL a crawler could not fetch becomes allowed"}, sarifConfig{"warning"}},
-	{"usage-changed", sarifText{"A usage preference (AI training, AI use, search) changes for a URL"}, sarifConfig{"warning"}},
-	{"rules-changed", sarifText{"The rules a crawler obeys change without any URL found to flip"}, sarifConfig{"note"}},
-	{"delay-changed", sarifText{"The crawl interval a crawler's engine reads changes"}, sarifConfig{"note"}},
-	{"sitemap-removed", sarifText{"A Sitemap line is removed"}, sarifConfig{"warning"}},
-	{"sitemap-added", sarifText{"A Sitemap line is added"}, sarifConfig{"note"}},
-	{"fetch-changed", sarifText{"The robots.txt is fetched differently (status, redirects, an HTML page)"}, sarifConfig{"error"}},
+var sarifRules = []sarif.Rule{
+	{ID: "url-blocked", ShortDescription: sarif.Text{Text: "A URL a crawler could fetch becomes disallowed"}, DefaultConfiguration: sarif.Config{Level: "error"}},
+	{ID: "url-allowed", ShortDescription: sarif.Text{Text: "A URL a crawler could not fetch becomes allowed"}, DefaultConfiguration: sarif.Config{Level: "warning"}},
+	{ID: "usage-changed", ShortDescription: sarif.Text{Text: "A usage preference (AI training, AI use, search) changes for a URL"}, DefaultConfiguration: sarif.Config{Level: "warning"}},
+	{ID: "rules-changed", ShortDescription: sarif.Text{Text: "The rules a crawler obeys change without any URL found to flip"}, DefaultConfiguration: sarif.Config{Level: "note"}},
+	{ID: "delay-changed", ShortDescription: sarif.Text{Text: "The crawl interval a crawler's engine reads changes"}, DefaultConfiguration: sarif.Config{Level: "note"}},
+	{ID: "sitemap-removed", ShortDescription: sarif.Text{Text: "A Sitemap line is removed"}, DefaultConfiguration: sarif.Config{Level: "warning"}},
+	{ID: "sitemap-added", ShortDescription: sarif.Text{Text: "A Sitemap line is added"}, DefaultConfiguration: sarif.Config{Level: "note"}},
+	{ID: "fetch-changed", ShortDescription: sarif.Text{Text: "The robots.txt is fetched differently (status, redirects, an HTML page)"}, DefaultConfiguration: sarif.Config{Level: "error"}},
 }
 
 func sarifIndex(id string) int {
@@ -95,20 +31,14 @@ func sarifIndex(id string) int {
 
 // WriteSARIF writes the diff as a SARIF 2.1.0 log for code-scanning tools:
 // each flip (per cluster of crawlers), rule change without flips, delay,
-// sitemap and fetch change is one result.
+// sitemap and fetch change is one result, located at the deciding line in
+// the new file (or, for a rule removed, in the old one).
 func (d *Diff) WriteSARIF(w io.Writer) error {
-	run := sarifRun{
-		Tool:    sarifTool{Driver: sarifDriver{Name: "rep diff", InformationURI: "https://github.com/rep-toolkit/rep", Rules: sarifRules}},
-		Results: []sarifResult{},
-	}
+	run := sarif.Run{Tool: sarif.Tool{Driver: sarif.Driver{Name: "rep diff", InformationURI: "https://github.com/rep-toolkit/rep", Rules: sarifRules}}}
 	add := func(id, msg, file string, line int) {
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(file)}}}
-		if line > 0 {
-			loc.PhysicalLocation.Region = &sarifRegion{StartLine: line}
-		}
 		i := sarifIndex(id)
-		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: i, Level: sarifRules[i].DefaultConfiguration.Level,
-			Message: sarifText{msg}, Locations: []sarifLocation{loc}})
+		run.Results = append(run.Results, sarif.Result{RuleID: id, RuleIndex: i, Level: sarifRules[i].DefaultConfiguration.Level,
+			Message: sarif.Text{Text: msg}, Locations: []sarif.Location{sarif.At(file, line)}})
 	}
 	if d.Fetch != nil {
 		add("fetch-changed", "robots.txt: "+strings.Join(d.Fetch.What, "; "), d.New.Name, 0)
@@ -155,16 +85,5 @@ func (d *Diff) WriteSARIF(w io.Writer) error {
 			add("delay-changed", fmt.Sprintf("%s: crawl interval %s → %s", who, delayText(dl.Before), delayText(dl.After)), d.New.Name, 0)
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
-}
-
-// sarifURI makes a file name or URL a valid URI reference.
-func sarifURI(name string) string {
-	if u, err := url.Parse(name); err == nil && u.Scheme != "" && u.Host != "" {
-		return u.String()
-	}
-	return (&url.URL{Path: strings.ReplaceAll(name, "\\", "/")}).String()
+	return sarif.Write(w, run)
 }

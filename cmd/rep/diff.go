@@ -15,6 +15,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsdiff"
 	"github.com/rep-toolkit/rep/sitemap"
 )
@@ -63,9 +64,8 @@ const maxSitemapFiles = 100
 func runDiff(e *env) int {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	var agents, sitemaps, logs multiFlag
-	fs.Var(&agents, "agent", "crawler `NAME` or registry purpose (ai-training, search, ...) to compare for; repeatable, or comma-separated (default: every registry crawler, the files' tokens and *)")
-	profile := fs.String("profile", "", "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
+	var sitemaps, logs multiFlag
+	cs := addCrawlerSet(fs, "compare for")
 	urlsFile := fs.String("urls", "", "`FILE` of URLs or paths to decide, one per line (- for standard input)")
 	fs.Var(&sitemaps, "sitemap", "sitemap `URL|FILE` whose URLs to decide (indexes followed); repeatable")
 	fs.Var(&logs, "log", "access log `FILE` whose paths crawlers asked for are decided; repeatable")
@@ -118,19 +118,9 @@ func runDiff(e *env) int {
 	if stdinUsers > 1 {
 		return fail("only one of OLD, NEW and -urls can be - (standard input)")
 	}
-	eng, err := (&agentFlags{profile: profile}).engine()
+	eng, list, err := cs.resolve()
 	if err != nil {
 		return fail("%v", err)
-	}
-	var list []*rep.Agent
-	if len(agents) > 0 {
-		var ns []string
-		for _, a := range agents {
-			ns = append(ns, strings.Split(a, ",")...)
-		}
-		if list, err = rep.AgentsFor(ns, rep.AgentOptions{Engine: eng}); err != nil {
-			return fail("-agent: %v", err)
-		}
 	}
 	in := diffInputs{e: e, allowPrivate: *allowPrivate, timeout: *timeout}
 	old, err := in.version(oldArg)
@@ -180,6 +170,38 @@ func diffStatus(d *robotsdiff.Diff, failOn string) int {
 		return exitFinding
 	}
 	return exitOK
+}
+
+// crawlerSet is the -agent and -profile flags of rep diff and rep watch:
+// crawlers by name or registry purpose, repeatable.
+type crawlerSet struct {
+	agents  multiFlag
+	profile *string
+}
+
+func addCrawlerSet(fs *flag.FlagSet, what string) *crawlerSet {
+	c := &crawlerSet{}
+	fs.Var(&c.agents, "agent", "crawler `NAME` or registry purpose (ai-training, search, ...) to "+what+"; repeatable, or comma-separated (default: every registry crawler, the files' tokens and *)")
+	c.profile = fs.String("profile", "", "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
+	return c
+}
+
+// resolve returns the engine and the crawlers asked for; nil crawlers when
+// none were (robotsdiff.DefaultAgents then applies).
+func (c *crawlerSet) resolve() (engine.Engine, []*rep.Agent, error) {
+	eng, err := (&agentFlags{profile: c.profile}).engine()
+	if err != nil || len(c.agents) == 0 {
+		return eng, nil, err
+	}
+	var ns []string
+	for _, a := range c.agents {
+		ns = append(ns, strings.Split(a, ",")...)
+	}
+	list, err := rep.AgentsFor(ns, rep.AgentOptions{Engine: eng})
+	if err != nil {
+		return eng, nil, fmt.Errorf("-agent: %w", err)
+	}
+	return eng, list, nil
 }
 
 // multiFlag is a repeatable string flag.

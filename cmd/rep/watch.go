@@ -69,9 +69,7 @@ func defaultWatchDir() string {
 func runWatch(e *env) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	var agents multiFlag
-	fs.Var(&agents, "agent", "crawler `NAME` or registry purpose to report for; repeatable (default: every registry crawler, the files' tokens and *)")
-	profile := fs.String("profile", "", "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
+	cs := addCrawlerSet(fs, "report for")
 	dir := fs.String("dir", defaultWatchDir(), "history `DIR`")
 	interval := fs.Duration("interval", time.Hour, "check each site at most every `D` (a site's copy is kept until it expires)")
 	once := fs.Bool("once", false, "check each site once and exit (for cron)")
@@ -122,19 +120,9 @@ func runWatch(e *env) int {
 			origins = append(origins, o)
 		}
 	}
-	eng, err := (&agentFlags{profile: profile}).engine()
+	eng, list, err := cs.resolve()
 	if err != nil {
 		return fail("%v", err)
-	}
-	var list []*rep.Agent
-	if len(agents) > 0 {
-		var ns []string
-		for _, a := range agents {
-			ns = append(ns, strings.Split(a, ",")...)
-		}
-		if list, err = rep.AgentsFor(ns, rep.AgentOptions{Engine: eng}); err != nil {
-			return fail("-agent: %v", err)
-		}
 	}
 	w := &watcher{
 		e: e, dir: *dir, interval: *interval, agents: list, engine: eng, format: *format, webhook: *webhook,
