@@ -544,7 +544,17 @@ func statements(f *robotstxt.File, g *robotstxt.Agent) []statement {
 		}
 	}
 	sort.SliceStable(signals, func(i, j int) bool { return signals[i].norm < signals[j].norm })
-	return append(out, signals...)
+	// A statement repeated says nothing more: of equal Content-Usage
+	// lines the first decides, and Content-Signal lines combine.
+	seen := map[string]bool{}
+	kept := out[:0]
+	for _, s := range append(out, signals...) {
+		if !seen[s.id()] {
+			seen[s.id()] = true
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 func (s statement) id() string { return s.key.String() + "\x00" + s.path + "\x00" + s.norm }
