@@ -2,6 +2,7 @@ package robotsdiff
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +31,8 @@ type Version struct {
 // Defaults for the zero Options.
 const (
 	DefaultMaxWitnesses = 4096
-	DefaultMaxFlips     = 1000
+	DefaultMaxFlips     = 200
+	DefaultMaxRules     = 1000
 )
 
 // Options configure Compare.
@@ -46,6 +48,9 @@ type Options struct {
 	// MaxFlips bounds the flips kept per crawler (0: DefaultMaxFlips);
 	// the counts in Crawler still count every flip.
 	MaxFlips int
+	// MaxRules bounds the rules added and removed kept per crawler (0:
+	// DefaultMaxRules); AddedCount and RemovedCount count them all.
+	MaxRules int
 }
 
 // Diff is what changed between two versions of a robots.txt, per crawler.
@@ -99,8 +104,11 @@ type Crawler struct {
 	// whose fetch allows or disallows everything.
 	Before, After *robotstxt.GroupMatch
 	// Added and Removed are the rules in force added and removed after
-	// normalisation, with their lines in the new and old file.
-	Added, Removed []robotstxt.Rule
+	// normalisation, with their lines in the new and old file, in line
+	// order, up to Options.MaxRules each; AddedCount and RemovedCount
+	// count them all.
+	Added, Removed           []robotstxt.Rule
+	AddedCount, RemovedCount int
 	// Delay is the change of the interval the crawler's engine reads
 	// (Crawl-delay, Request-rate); nil when it is the same.
 	Delay *DelayChange
@@ -270,10 +278,32 @@ type side struct {
 	v       Version
 	verdict robotsfetch.Verdict
 	files   map[robotstxt.Options]*robotstxt.File
+	// rules memoises ruleSet per group: most crawlers obey the same one.
+	rules map[string]map[ruleKey]robotstxt.Rule
+}
+
+// groupKey names the group g of f: the file as parsed, the token that
+// chose it and how, and its user-agent lines.
+func groupKey(f *robotstxt.File, g *robotstxt.Agent) string {
+	if g == nil {
+		return "-"
+	}
+	m := g.Group()
+	return fmt.Sprintf("%p|%s|%d|%v", f, m.Agent, m.Via, m.Lines)
+}
+
+func (s *side) ruleSet(f *robotstxt.File, g *robotstxt.Agent) (map[ruleKey]robotstxt.Rule, string) {
+	k := groupKey(f, g)
+	m, ok := s.rules[k]
+	if !ok {
+		m = ruleSet(g)
+		s.rules[k] = m
+	}
+	return m, k
 }
 
 func newSide(v Version) *side {
-	s := &side{v: v, files: map[robotstxt.Options]*robotstxt.File{}}
+	s := &side{v: v, files: map[robotstxt.Options]*robotstxt.File{}, rules: map[string]map[ruleKey]robotstxt.Rule{}}
 	if v.Fetch != nil {
 		s.verdict = v.Fetch.Verdict
 	}
@@ -313,6 +343,9 @@ func Compare(old, new Version, o Options) *Diff {
 	if o.MaxFlips <= 0 {
 		o.MaxFlips = DefaultMaxFlips
 	}
+	if o.MaxRules <= 0 {
+		o.MaxRules = DefaultMaxRules
+	}
 	agents := o.Agents
 	if agents == nil {
 		agents = DefaultAgents(engine.Auto, bodyOf(old), bodyOf(new))
@@ -327,8 +360,9 @@ func Compare(old, new Version, o Options) *Diff {
 	d.Fetch = fetchChange(old.Fetch, new.Fetch)
 	d.Sitemaps = sitemapChanges(so.file(engine.Google), sn.file(engine.Google))
 	all := map[string]bool{}
+	memo := map[string]witnessMemo{}
 	for _, a := range agents {
-		c := compareAgent(a, so, sn, o, all)
+		c := compareAgent(a, so, sn, o, all, memo)
 		d.Crawlers = append(d.Crawlers, c)
 	}
 	d.Witnesses = len(all)
@@ -369,7 +403,15 @@ func ruleSet(g *robotstxt.Agent) map[ruleKey]robotstxt.Rule {
 	return m
 }
 
-func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *Crawler {
+// witnessMemo is the witness paths of one pair of groups, shared by the
+// crawlers that obey that pair.
+type witnessMemo struct {
+	paths   []string
+	cut     bool
+	usageAt map[string]bool
+}
+
+func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool, memo map[string]witnessMemo) *Crawler {
 	c := &Crawler{Agent: a}
 	fo, fn := so.file(a.Engine), sn.file(a.Engine)
 	var go_, gn *robotstxt.Agent
@@ -384,7 +426,8 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *C
 		c.After = &m
 	}
 	c.verdictChanged = so.verdict != sn.verdict
-	ro, rn := ruleSet(go_), ruleSet(gn)
+	ro, ko := so.ruleSet(fo, go_)
+	rn, kn := sn.ruleSet(fn, gn)
 	for k, r := range rn {
 		if _, ok := ro[k]; !ok {
 			c.Added = append(c.Added, r)
@@ -400,6 +443,7 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *C
 	}
 	byLine(c.Added)
 	byLine(c.Removed)
+	c.AddedCount, c.RemovedCount = len(c.Added), len(c.Removed)
 	c.rulesChanged = len(c.Added)+len(c.Removed) > 0
 	c.Delay = delayChange(a, fo, fn)
 	uo, un := statements(fo, go_), statements(fn, gn)
@@ -407,45 +451,14 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool) *C
 	if !c.rulesChanged && !c.usageChanged && !c.verdictChanged {
 		return c // no URL can flip
 	}
-	// The witness paths: from the rules that changed, the usage lines that
-	// changed, and the root. A fetch that allows or disallows everything
-	// on one side makes every rule of the other side a change.
-	var pats []string
-	for _, r := range c.Added {
-		pats = append(pats, r.Pattern)
+	wm, ok := memo[ko+"\n"+kn]
+	if !ok {
+		wm = c.witnesses(ro, rn, uo, un, o.MaxWitnesses)
+		memo[ko+"\n"+kn] = wm
 	}
-	for _, r := range c.Removed {
-		pats = append(pats, r.Pattern)
-	}
-	if c.verdictChanged {
-		for _, m := range []map[ruleKey]robotstxt.Rule{ro, rn} {
-			for _, r := range m {
-				pats = append(pats, r.Pattern)
-			}
-		}
-	}
-	// Usage witnesses: the root and the paths of the usage lines that
-	// changed. A usage change alone is reported on them (and on the URLs
-	// given), not on every rule's witness, where it would repeat the same
-	// site-wide preference.
-	usageAt := map[string]bool{"/": true}
-	if c.usageChanged {
-		var ups []string
-		for _, s := range append(slices.Clone(uo), un...) {
-			if s.path != "" {
-				ups = append(ups, s.path)
-			}
-		}
-		sort.Strings(ups)
-		uws, _ := witnessPaths(ups, o.MaxWitnesses)
-		for _, w := range uws {
-			usageAt[w] = true
-		}
-		pats = append(pats, ups...)
-	}
-	sort.Strings(pats)
-	ws, cut := witnessPaths(pats, o.MaxWitnesses)
-	c.Witnesses, c.WitnessesCut = len(ws), cut
+	ws, usageAt := wm.paths, wm.usageAt
+	defer c.cutRules(o.MaxRules)
+	c.Witnesses, c.WitnessesCut = len(ws), wm.cut
 	given := make(map[string]bool, len(o.URLs))
 	for _, u := range o.URLs {
 		given[u] = true
@@ -627,4 +640,58 @@ func sitemapChanges(fo, fn *robotstxt.File) []SitemapChange {
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// witnesses derives the witness paths of the crawler's change: from the
+// rules that changed, the usage lines that changed, and the root.
+func (c *Crawler) witnesses(ro, rn map[ruleKey]robotstxt.Rule, uo, un []statement, max int) witnessMemo {
+	// The witness paths: from the rules that changed, the usage lines that
+	// changed, and the root. A fetch that allows or disallows everything
+	// on one side makes every rule of the other side a change.
+	var pats []string
+	for _, r := range c.Added {
+		pats = append(pats, r.Pattern)
+	}
+	for _, r := range c.Removed {
+		pats = append(pats, r.Pattern)
+	}
+	if c.verdictChanged {
+		for _, m := range []map[ruleKey]robotstxt.Rule{ro, rn} {
+			for _, r := range m {
+				pats = append(pats, r.Pattern)
+			}
+		}
+	}
+	// Usage witnesses: the root and the paths of the usage lines that
+	// changed. A usage change alone is reported on them (and on the URLs
+	// given), not on every rule's witness, where it would repeat the same
+	// site-wide preference.
+	usageAt := map[string]bool{"/": true}
+	if c.usageChanged {
+		var ups []string
+		for _, s := range append(slices.Clone(uo), un...) {
+			if s.path != "" {
+				ups = append(ups, s.path)
+			}
+		}
+		sort.Strings(ups)
+		uws, _ := witnessPaths(ups, max)
+		for _, w := range uws {
+			usageAt[w] = true
+		}
+		pats = append(pats, ups...)
+	}
+	sort.Strings(pats)
+	ws, cut := witnessPaths(pats, max)
+	return witnessMemo{paths: ws, cut: cut, usageAt: usageAt}
+}
+
+// cutRules keeps at most max rules added and removed.
+func (c *Crawler) cutRules(max int) {
+	if len(c.Added) > max {
+		c.Added = c.Added[:max:max]
+	}
+	if len(c.Removed) > max {
+		c.Removed = c.Removed[:max:max]
+	}
 }

@@ -243,6 +243,19 @@ func TestMaxFlips(t *testing.T) {
 	if c := d.Crawlers[0]; len(c.Flips) != 10 || c.Blocked < 50 {
 		t.Errorf("%d flips kept, %d counted", len(c.Flips), c.Blocked)
 	}
+	if !strings.Contains(d.Summary(), "at least 10 URLs newly disallowed") {
+		t.Errorf("summary %q", d.Summary())
+	}
+	// Rules past MaxRules are counted, not kept.
+	var old strings.Builder
+	old.WriteString("User-agent: *\n")
+	for i := range 30 {
+		fmt.Fprintf(&old, "Disallow: /r%d/\n", i)
+	}
+	d = Compare(Version{Body: []byte(old.String())}, Version{Body: []byte("User-agent: *\nDisallow: /\n")}, Options{Agents: []*rep.Agent{a}, MaxRules: 5})
+	if c := d.Crawlers[0]; len(c.Removed) != 5 || c.RemovedCount != 30 || c.Removed[4].Line != 6 || c.AddedCount != 1 {
+		t.Errorf("%d rules kept of %d, last kept line %d", len(c.Removed), c.RemovedCount, c.Removed[len(c.Removed)-1].Line)
+	}
 }
 
 // TestOutputs renders one diff in every format: the text names the

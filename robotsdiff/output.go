@@ -166,15 +166,21 @@ func (d *Diff) Summary() string {
 	}
 	s := fmt.Sprintf("meaning changed for %d of %s", n, plural(len(d.Crawlers), "crawler"))
 	b, u, o := d.distinctFlips()
+	atLeast := ""
+	for _, c := range d.Crawlers {
+		if c.FlipCount() > len(c.Flips) {
+			atLeast = "at least " // distinct URLs are counted among the flips kept
+		}
+	}
 	var parts []string
 	if b > 0 {
-		parts = append(parts, fmt.Sprintf("%s newly disallowed", plural(b, "URL")))
+		parts = append(parts, fmt.Sprintf("%s%s newly disallowed", atLeast, plural(b, "URL")))
 	}
 	if u > 0 {
-		parts = append(parts, fmt.Sprintf("%s newly allowed", plural(u, "URL")))
+		parts = append(parts, fmt.Sprintf("%s%s newly allowed", atLeast, plural(u, "URL")))
 	}
 	if o > 0 {
-		parts = append(parts, fmt.Sprintf("%s with another usage preference", plural(o, "URL")))
+		parts = append(parts, fmt.Sprintf("%s%s with another usage preference", atLeast, plural(o, "URL")))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "no URL flips")
@@ -253,11 +259,23 @@ func (d *Diff) WriteText(w io.Writer, maxFlips int) error {
 		if c.GroupChanged() {
 			p("  group      %s → %s\n", groupText(c.Before), groupText(c.After))
 		}
-		for _, r := range c.Removed {
+		for i, r := range c.Removed {
+			if maxFlips > 0 && i == maxFlips {
+				break
+			}
 			p("  removed    %s (old line %d)\n", ruleText(r), r.Line)
 		}
-		for _, r := range c.Added {
+		if n := c.RemovedCount - min(len(c.Removed), max(maxFlips, 0)); maxFlips > 0 && n > 0 {
+			p("  ... and %d more removed\n", n)
+		}
+		for i, r := range c.Added {
+			if maxFlips > 0 && i == maxFlips {
+				break
+			}
 			p("  added      %s (new line %d)\n", ruleText(r), r.Line)
+		}
+		if n := c.AddedCount - min(len(c.Added), max(maxFlips, 0)); maxFlips > 0 && n > 0 {
+			p("  ... and %d more added\n", n)
 		}
 		if dl := c.Delay; dl != nil {
 			p("  delay      %s → %s%s\n", delayText(dl.Before), delayText(dl.After), fromText(dl.AfterFrom, dl.BeforeFrom))
@@ -433,10 +451,18 @@ func (d *Diff) WriteMarkdown(w io.Writer, maxFlips int) error {
 		if c.GroupChanged() {
 			p("- group %s → %s\n", mdCode(groupText(c.Before)), mdCode(groupText(c.After)))
 		}
-		for _, r := range c.Removed {
+		for i, r := range c.Removed {
+			if maxFlips > 0 && i == maxFlips {
+				p("- … and %d more removed\n", c.RemovedCount-i)
+				break
+			}
 			p("- removed %s (old line %d)\n", mdCode(r.String()), r.Line)
 		}
-		for _, r := range c.Added {
+		for i, r := range c.Added {
+			if maxFlips > 0 && i == maxFlips {
+				p("- … and %d more added\n", c.AddedCount-i)
+				break
+			}
 			p("- added %s (new line %d)\n", mdCode(r.String()), r.Line)
 		}
 		if dl := c.Delay; dl != nil {
@@ -544,6 +570,8 @@ type crawlerJSON struct {
 	GroupAfter   *groupJSON    `json:"group_after"`
 	Added        []ruleJSON    `json:"added"`
 	Removed      []ruleJSON    `json:"removed"`
+	AddedCount   int           `json:"added_count"`
+	RemovedCount int           `json:"removed_count"`
 	Delay        *delayJSON    `json:"delay,omitempty"`
 	Usage        []UsageChange `json:"usage"`
 	Blocked      int           `json:"blocked"`
@@ -621,7 +649,7 @@ func (d *Diff) MarshalJSON() ([]byte, error) {
 		cj := crawlerJSON{
 			Agent: c.Agent.Name, Engine: c.Agent.Engine.String(), Tokens: c.Agent.Tokens, Notes: c.Agent.Notes,
 			Changed: c.Changed(), GroupChanged: c.GroupChanged(), GroupBefore: groupJSONOf(c.Before), GroupAfter: groupJSONOf(c.After),
-			Added: rulesJSON(c.Added), Removed: rulesJSON(c.Removed), Usage: c.Usage,
+			Added: rulesJSON(c.Added), Removed: rulesJSON(c.Removed), AddedCount: c.AddedCount, RemovedCount: c.RemovedCount, Usage: c.Usage,
 			Blocked: c.Blocked, Unblocked: c.Unblocked, UsageFlips: c.UsageFlips,
 			Witnesses: c.Witnesses, WitnessesCut: c.WitnessesCut, Flips: []flipJSON{},
 		}

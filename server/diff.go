@@ -9,8 +9,8 @@ import (
 	"github.com/rep-toolkit/rep/robotsdiff"
 )
 
-// maxDiffFlips caps the flips kept per crawler: a page shows a sample,
-// the counts say how many there are.
+// maxDiffFlips caps the flips, and the rules added and removed, kept per
+// crawler: a page shows a sample, the counts say how many there are.
 const maxDiffFlips = 100
 
 // maxDiffAgents caps the crawlers of one compare request (a purpose counts
@@ -82,6 +82,6 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := robotsdiff.Compare(robotsdiff.Version{Name: "old", Body: old}, robotsdiff.Version{Name: "new", Body: new},
-		robotsdiff.Options{Agents: agents, URLs: req.URLs, MaxFlips: maxDiffFlips})
+		robotsdiff.Options{Agents: agents, URLs: req.URLs, MaxFlips: maxDiffFlips, MaxRules: maxDiffFlips})
 	writeJSON(w, http.StatusOK, d)
 }

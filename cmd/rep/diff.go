@@ -72,7 +72,7 @@ func runDiff(e *env) int {
 	format := fs.String("format", "text", "output `FORMAT`: text, json, markdown or sarif")
 	asJSON := fs.Bool("json", false, "same as -format json")
 	failOn := fs.String("fail-on", "any", "exit 1 when `WHAT` happens: any (a URL flips either way), block (a URL becomes disallowed), change (any change in meaning)")
-	maxFlips := fs.Int("max-flips", 20, "text and markdown: show at most `N` flips per group of crawlers (0: every flip kept, up to 1000)")
+	maxFlips := fs.Int("max-flips", 20, "text and markdown: show at most `N` flips per group of crawlers (0: every flip kept, up to 200)")
 	allowPrivate := fs.Bool("allow-private", false, allowPrivateHelp)
 	timeout := fs.Duration("timeout", 30*time.Second, "give up on each fetch after `D`")
 	fs.Usage = func() {
