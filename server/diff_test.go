@@ -148,6 +148,9 @@ func TestBrowserCompare(t *testing.T) {
 		if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
 			t.Error("the Compare tab scrolls sideways at 1280 px")
 		}
+		if *update {
+			screenshot(t, ctx, "serve-compare.png", chromedp.Steps())
+		}
 		// The two files sit side by side.
 		if evalJS[float64](t, ctx, `Math.abs(document.getElementById('cmp-old').getBoundingClientRect().top - document.getElementById('cmp-new').getBoundingClientRect().top)`) > 1 {
 			t.Error("old and new are not side by side at 1280 px")
