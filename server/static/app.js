@@ -132,7 +132,7 @@ function writeHashNow() {
 
 // ---- tabs -----------------------------------------------------------------
 
-const tabs = ['robots', 'page', 'site', 'compare'];
+const tabs = ['robots', 'page', 'compare', 'site'];
 
 function selectTab(name, focus) {
   if (!tabs.includes(name)) name = 'robots';
