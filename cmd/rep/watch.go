@@ -367,7 +367,7 @@ func (w *watcher) check(origin string, force bool) (bool, error) {
 	po := prev.Outcome
 	name := func(t time.Time) string { return cur.URL + "@" + t.UTC().Format(time.RFC3339) }
 	d := robotsdiff.Compare(robotsdiff.Version{Name: name(prev.Time), Body: old, Fetch: &po},
-		robotsdiff.Version{Name: name(rec.Time), Body: body, Fetch: &cur}, robotsdiff.Options{Agents: agents})
+		robotsdiff.Version{Name: name(rec.Time), Body: body, Fetch: &cur}, robotsdiff.Options{Agents: agents, MaxFlips: watchMaxFlips, MaxRules: watchMaxFlips})
 	rec.N, rec.Changed = prev.N+1, d.Changed()
 	if rec.Changed {
 		rec.Summary = d.Summary()
@@ -421,6 +421,11 @@ func (w *watcher) report(u string, t time.Time, d *robotsdiff.Diff) error {
 	}
 	return nil
 }
+
+// watchMaxFlips bounds the flips, and the rules added and removed, a
+// report keeps per crawler (the counts say how many there are), so that a
+// report, and a webhook's body, stays small when a whole file changes.
+const watchMaxFlips = 50
 
 // maxWebhookReply bounds what is read of the webhook's answer.
 const maxWebhookReply = 64 << 10
