@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -191,6 +192,14 @@ func (d *Diff) Summary() string {
 	s += ": " + strings.Join(parts, ", ")
 	if n == 0 {
 		s = "no crawler's rules changed"
+	}
+	// An unreachable robots.txt is not a file that disallows: say so
+	// first (RFC 9309 §2.3.1.4: crawlers stop until it answers).
+	switch {
+	case d.New.Verdict == robotsfetch.DisallowAll && d.Old.Verdict != robotsfetch.DisallowAll:
+		s = "robots.txt is now unreachable, which crawlers read as everything disallowed until it answers; " + s
+	case d.New.Verdict == robotsfetch.AllowAll && d.Old.Verdict != robotsfetch.AllowAll:
+		s = "robots.txt is now unavailable (4xx), which crawlers read as no restrictions; " + s
 	}
 	return s
 }
