@@ -459,25 +459,38 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool, me
 	ws, usageAt := wm.paths, wm.usageAt
 	defer c.cutRules(o.MaxRules)
 	c.Witnesses, c.WitnessesCut = len(ws), wm.cut
+	// The probes: the URLs given, then the witnesses not among them. All
+	// are decided against the old file first, then the new one, so that
+	// the agent resolves its group once per file, not once per URL.
+	type probe struct {
+		u                string
+		witness, usageOK bool
+	}
 	given := make(map[string]bool, len(o.URLs))
+	probes := make([]probe, 0, len(o.URLs)+len(ws))
 	for _, u := range o.URLs {
 		given[u] = true
-		c.probe(so, sn, u, false, true, o.MaxFlips)
+		probes = append(probes, probe{u, false, true})
 	}
 	for _, w := range ws {
 		all[w] = true
 		if !given[w] {
-			c.probe(so, sn, w, true, usageAt[w], o.MaxFlips)
+			probes = append(probes, probe{w, true, usageAt[w]})
 		}
+	}
+	before := make([]rep.Decision, len(probes))
+	for i, p := range probes {
+		before[i] = so.decide(a, p.u)
+	}
+	for i, p := range probes {
+		c.record(Flip{URL: p.u, Witness: p.witness, Before: before[i], After: sn.decide(a, p.u)}, p.usageOK, o.MaxFlips)
 	}
 	return c
 }
 
-// probe decides u on both sides and keeps it when it flips: its crawling
-// verdict, or, when usage says so, a usage preference alone.
-func (c *Crawler) probe(so, sn *side, u string, witness, usage bool, max int) {
-	b, a := so.decide(c.Agent, u), sn.decide(c.Agent, u)
-	f := Flip{URL: u, Witness: witness, Before: b, After: a}
+// record counts f when it flips, its crawling verdict or, when usage says
+// so, a usage preference alone, and keeps it up to max.
+func (c *Crawler) record(f Flip, usage bool, max int) {
 	switch {
 	case f.Blocks():
 		c.Blocked++
