@@ -16,6 +16,7 @@ import (
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsdiff"
 	"github.com/rep-toolkit/rep/sitemap"
 )
@@ -342,8 +343,10 @@ func (in diffInputs) sitemap(src string, add func(string) error) error {
 	return nil
 }
 
-// open opens a sitemap: a URL fetched with the guarded page client (30 s,
-// private addresses refused unless -allow-private), else a file.
+// open opens a sitemap: a URL fetched with the one guarded client
+// (internal/netguard: private addresses refused unless -allow-private, no
+// proxy, -timeout, at most 5 redirects, 50 MB, the protocol's limit), else
+// a file.
 func (in diffInputs) open(loc string) (io.Reader, func(), error) {
 	if !isURL(loc) {
 		fh, err := os.Open(loc)
@@ -358,8 +361,9 @@ func (in diffInputs) open(loc string) (io.Reader, func(), error) {
 		cancel()
 		return nil, nil, err
 	}
-	req.Header.Set("User-Agent", fetchUserAgent("rep-diff", nil))
-	resp, err := pageClient(in.allowPrivate, 5, nil).Do(req)
+	c := netguard.NewClient(netguard.Options{AllowPrivate: in.allowPrivate, UserAgent: fetchUserAgent("rep-diff", nil),
+		Timeout: in.timeout, MaxRedirects: 5, MaxBodyBytes: sitemap.MaxBytes})
+	resp, err := c.Do(req)
 	if err != nil {
 		cancel()
 		return nil, nil, err

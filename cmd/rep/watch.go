@@ -20,6 +20,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsdiff"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
@@ -176,7 +177,7 @@ type watcher struct {
 	// now is the clock; after waits (time.After). Tests inject both.
 	now   func() time.Time
 	after func(time.Duration) <-chan time.Time
-	// client posts to the webhook; nil means a 10-second client.
+	// client posts to the webhook; nil means post's own.
 	client *http.Client
 }
 
@@ -435,7 +436,12 @@ const maxWebhookReply = 64 << 10
 func (w *watcher) post(payload []byte) error {
 	c := w.client
 	if c == nil {
-		c = &http.Client{Timeout: 10 * time.Second}
+		// The user's own endpoint, maybe on their own network, maybe
+		// behind their proxy: no address policy, the environment's proxy;
+		// 10 seconds, no redirect followed (a POST is not replayed), the
+		// answer capped.
+		c = netguard.NewClient(netguard.Options{AllowPrivate: true, Proxy: http.ProxyFromEnvironment, UserAgent: fetchUserAgent("rep-watch", nil),
+			Timeout: 10 * time.Second, MaxRedirects: -1, MaxBodyBytes: maxWebhookReply})
 	}
 	ctx, cancel := context.WithTimeout(w.e.ctx, 10*time.Second)
 	defer cancel()
