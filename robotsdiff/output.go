@@ -268,24 +268,8 @@ func (d *Diff) WriteText(w io.Writer, maxFlips int) error {
 		if c.GroupChanged() {
 			p("  group      %s → %s\n", groupText(c.Before), groupText(c.After))
 		}
-		for i, r := range c.Removed {
-			if maxFlips > 0 && i == maxFlips {
-				break
-			}
-			p("  removed    %s (old line %d)\n", ruleText(r), r.Line)
-		}
-		if n := c.RemovedCount - min(len(c.Removed), max(maxFlips, 0)); maxFlips > 0 && n > 0 {
-			p("  ... and %d more removed\n", n)
-		}
-		for i, r := range c.Added {
-			if maxFlips > 0 && i == maxFlips {
-				break
-			}
-			p("  added      %s (new line %d)\n", ruleText(r), r.Line)
-		}
-		if n := c.AddedCount - min(len(c.Added), max(maxFlips, 0)); maxFlips > 0 && n > 0 {
-			p("  ... and %d more added\n", n)
-		}
+		ruleLines(p, "removed", "old", c.Removed, c.RemovedCount, maxFlips)
+		ruleLines(p, "added", "new", c.Added, c.AddedCount, maxFlips)
 		if dl := c.Delay; dl != nil {
 			p("  delay      %s → %s%s\n", delayText(dl.Before), delayText(dl.After), fromText(dl.AfterFrom, dl.BeforeFrom))
 		}
@@ -329,6 +313,21 @@ func (d *Diff) WriteText(w io.Writer, maxFlips int) error {
 		p("\nno change in meaning for %s: %s\n", plural(len(un), "crawler"), names(ns, 12))
 	}
 	return ew.err
+}
+
+// ruleLines prints up to max of rules (0: all kept), then how many more
+// there are, kept or not.
+func ruleLines(p func(string, ...any), word, file string, rules []robotstxt.Rule, count, max int) {
+	shown := rules
+	if max > 0 && len(shown) > max {
+		shown = shown[:max]
+	}
+	for _, r := range shown {
+		p("  %-10s %s (%s line %d)\n", word, ruleText(r), file, r.Line)
+	}
+	if n := count - len(shown); n > 0 {
+		p("  ... and %d more %s\n", n, word)
+	}
 }
 
 // fromText says where the new (else the old) interval comes from.
