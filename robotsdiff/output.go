@@ -459,20 +459,8 @@ func (d *Diff) WriteMarkdown(w io.Writer, maxFlips int) error {
 		if c.GroupChanged() {
 			p("- group %s → %s\n", mdCode(groupText(c.Before)), mdCode(groupText(c.After)))
 		}
-		for i, r := range c.Removed {
-			if maxFlips > 0 && i == maxFlips {
-				p("- … and %d more removed\n", c.RemovedCount-i)
-				break
-			}
-			p("- removed %s (old line %d)\n", mdCode(r.String()), r.Line)
-		}
-		for i, r := range c.Added {
-			if maxFlips > 0 && i == maxFlips {
-				p("- … and %d more added\n", c.AddedCount-i)
-				break
-			}
-			p("- added %s (new line %d)\n", mdCode(r.String()), r.Line)
-		}
+		mdRules(p, "removed", "old", c.Removed, c.RemovedCount, maxFlips)
+		mdRules(p, "added", "new", c.Added, c.AddedCount, maxFlips)
 		if dl := c.Delay; dl != nil {
 			p("- crawl interval %s → %s\n", delayText(dl.Before), delayText(dl.After))
 		}
@@ -507,6 +495,20 @@ func (d *Diff) WriteMarkdown(w io.Writer, maxFlips int) error {
 	}
 	p("</details>\n")
 	return ew.err
+}
+
+// mdRules is ruleLines for Markdown.
+func mdRules(p func(string, ...any), word, file string, rules []robotstxt.Rule, count, max int) {
+	shown := rules
+	if max > 0 && len(shown) > max {
+		shown = shown[:max]
+	}
+	for _, r := range shown {
+		p("- %s %s (%s line %d)\n", word, mdCode(r.String()), file, r.Line)
+	}
+	if n := count - len(shown); n > 0 {
+		p("- … and %d more %s\n", n, word)
+	}
 }
 
 func upperFirst(s string) string {
