@@ -387,3 +387,62 @@ func TestMaxInFlight(t *testing.T) {
 		t.Errorf("%d requests reached the origin at once, want 2", most)
 	}
 }
+
+// rawLine sends a request whose request line is line, exactly as written,
+// with the headers (name, value pairs) to the server at base, and returns
+// the status and body.
+func rawLine(t *testing.T, base, line string, hdr ...string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var b strings.Builder
+	b.WriteString(line + "\r\n")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+	}
+	b.WriteString("Connection: close\r\n\r\n")
+	if _, err := io.WriteString(c, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// TestRequestForms: a request target in another form than a path is
+// judged as the path the origin is asked for, or refused: CONNECT and
+// "*" name no path of the site and are never passed on as "/".
+func TestRequestForms(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{})
+	host := strings.TrimPrefix(f.srv.URL, "http://")
+	for _, c := range []struct {
+		line, ua string
+		want     int
+		body     string // the origin's answer when passed on
+	}{
+		{"CONNECT " + host + " HTTP/1.1", browserUA, 400, ""},
+		{"CONNECT site.example:443 HTTP/1.1", browserUA, 400, ""},
+		// net/http answers OPTIONS * itself: never passed on.
+		{"OPTIONS * HTTP/1.1", browserUA, 200, ""},
+		{"GET * HTTP/1.1", browserUA, 400, ""},
+		{"GET http://" + host + "/private/x HTTP/1.1", googlebotUA, 403, ""},
+		{"GET http://" + host + "/.well-known/../private/x HTTP/1.1", googlebotUA, 403, ""},
+		{"GET http://" + host + "/public/x HTTP/1.1", browserUA, 200, "upstream /public/x"},
+		{"GET http://other.example/public/x HTTP/1.1", browserUA, 421, ""},
+		{"HEAD /private/x HTTP/1.1", googlebotUA, 403, ""},
+	} {
+		t.Run(c.line, func(t *testing.T) {
+			code, body := rawLine(t, f.srv.URL, c.line, "Host", host, "User-Agent", c.ua)
+			if code != c.want || c.body != "" && body != c.body || c.body == "" && strings.Contains(body, "upstream") {
+				t.Errorf("%d %q, want %d %q", code, body, c.want, c.body)
+			}
+		})
+	}
+}

@@ -382,8 +382,10 @@ func (g *Gate) pass(w http.ResponseWriter, r *http.Request) {
 }
 
 // requestTarget is r's target as the client sent it: its path and query.
+// A CONNECT's is its authority (host:port), which has no path: it is
+// refused rather than judged as "/" and passed on as a tunnel.
 func requestTarget(r *http.Request) string {
-	if strings.HasPrefix(r.RequestURI, "/") {
+	if strings.HasPrefix(r.RequestURI, "/") || r.Method == http.MethodConnect && r.RequestURI != "" {
 		return r.RequestURI
 	}
 	return r.URL.RequestURI() // absolute-form, "*", or a client-side request
