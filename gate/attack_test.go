@@ -446,3 +446,36 @@ func TestRequestForms(t *testing.T) {
 		})
 	}
 }
+
+// TestPathParameters: a path with ;parameters, which servlet containers
+// (Tomcat, Jetty) serve as the path without them, is refused when either
+// reading is disallowed, and passed on as written when both are allowed.
+func TestPathParameters(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{Trust: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	for _, c := range []struct {
+		target string
+		want   int
+	}{
+		{"/private;x/y", 403},
+		{"/private;jsessionid=1/y", 403},
+		{"/private;/y", 403},
+		{"/%70rivate;x/y", 403},
+		{"/private/y;x", 403},
+		{"/public;jsessionid=1", 200},
+		{"/public/x;jsessionid=1?a=1", 200},
+		{"/robots.txt;x", 200},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			f.log.Reset()
+			code, body := rawRequest(t, f.srv.URL, c.target, googlebotFrom...)
+			if code != c.want || c.want == 403 && strings.Contains(body, "upstream") {
+				t.Errorf("%d %q, want %d", code, body, c.want)
+			}
+			if c.want == 403 {
+				if recs := f.records(t); len(recs) != 1 || recs[0]["action"] != "refuse" {
+					t.Errorf("log: %v", recs)
+				}
+			}
+		})
+	}
+}
