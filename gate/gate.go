@@ -531,7 +531,17 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 		}
 	}
 	a := rep.AgentFor(c, engine.Auto)
-	rd := a.Decide(g.files[a.Parser()], target)
+	f := g.files[a.Parser()]
+	rd := a.Decide(f, target)
+	as := ""
+	if bare, ok := withoutParams(target); ok && rd.Allowed {
+		// Tomcat, Jetty and the frameworks on them serve /private;x/y as
+		// /private/y: a path with parameters is refused when either
+		// reading of it is.
+		if bd := a.Decide(f, bare); !bd.Allowed {
+			rd, as = bd, " as "+bare+", its ;parameters removed as servlet containers do"
+		}
+	}
 	d.Rule = rd.Rule
 	if rd.Allowed {
 		d.Reason = "allowed by robots.txt"
@@ -541,8 +551,31 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 		return d
 	}
 	d.Action = Refuse
-	d.Reason = fmt.Sprintf("%s disallowed by robots.txt line %d (%s)", c.Name, rd.Rule.Line, rd.Rule)
+	d.Reason = fmt.Sprintf("%s disallowed by robots.txt line %d (%s)%s", c.Name, rd.Rule.Line, rd.Rule, as)
 	return g.enforced(d)
+}
+
+// withoutParams returns target with every path segment's parameters (from
+// ";" to the segment's end) removed, and whether it had any.
+func withoutParams(target string) (string, bool) {
+	path, query, hasQuery := strings.Cut(target, "?")
+	if !strings.Contains(path, ";") {
+		return target, false
+	}
+	var b strings.Builder
+	b.Grow(len(target))
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		seg, _, _ = strings.Cut(seg, ";")
+		b.WriteString(seg)
+	}
+	if hasQuery {
+		b.WriteByte('?')
+		b.WriteString(query)
+	}
+	return b.String(), true
 }
 
 // enforced turns a refusal into LogOnly unless the gate blocks.
