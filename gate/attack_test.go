@@ -479,3 +479,24 @@ func TestPathParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestHostForms: a host of Options.Hosts matches its request Host in any
+// case, with a trailing dot, with any port unless one is given, and an
+// IPv6 literal however it is written; nothing else does.
+func TestHostForms(t *testing.T) {
+	p, err := policy.Parse("site.toml", []byte(testPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(p, upstream, Options{Hosts: []string{"Site.Example.", "[::1]", "2001:db8::1", "other.example:8443"}})
+	for host, want := range map[string]bool{
+		"site.example": true, "SITE.EXAMPLE": true, "site.example.": true, "site.example:8080": true, "site.example.:80": true,
+		"[::1]": true, "[::1]:8080": true, "[2001:db8::1]": true, "[2001:db8::1]:443": true, "[2001:DB8:0::1]": true,
+		"other.example:8443": true, "other.example": false, "other.example:443": false,
+		"site.example..": false, "evil.example": false, "[::2]": false, "": false, "site.example@evil.example": false,
+	} {
+		if got := g.served(host); got != want {
+			t.Errorf("served(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

@@ -289,7 +289,13 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 		g.o.DNSFailure = DNSSpoofed
 	}
 	for _, h := range o.Hosts {
-		g.hosts = append(g.hosts, strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), "."))
+		h = strings.ToLower(strings.TrimSpace(h))
+		if name, port, err := net.SplitHostPort(h); err == nil {
+			h = net.JoinHostPort(hostName(name), port)
+		} else {
+			h = hostName(h)
+		}
+		g.hosts = append(g.hosts, h)
 	}
 	if o.MaxInFlight > 0 {
 		g.slots = make(chan struct{}, o.MaxInFlight)
@@ -434,15 +440,27 @@ func (g *Gate) listed(host string) bool {
 	host = strings.ToLower(host)
 	name, port, err := net.SplitHostPort(host)
 	if err != nil {
-		name, port = strings.Trim(host, "[]"), ""
+		name, port = host, ""
 	}
-	name = strings.TrimSuffix(name, ".")
+	name = hostName(name)
 	for _, h := range g.hosts {
 		if h == name || port != "" && h == net.JoinHostPort(name, port) {
 			return true
 		}
 	}
 	return false
+}
+
+// hostName is a host name (lower-case) without a trailing dot, or an IP
+// literal, without brackets, in its one spelling.
+func hostName(name string) string {
+	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
+		name = name[1 : len(name)-1]
+	}
+	if a, err := netip.ParseAddr(name); err == nil {
+		return a.String()
+	}
+	return strings.TrimSuffix(name, ".")
 }
 
 // serveRobots serves the policy's robots.txt and logs the request, from ip
