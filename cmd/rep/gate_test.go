@@ -472,6 +472,30 @@ func TestGateTimeouts(t *testing.T) {
 	if _, err := io.ReadAll(c2); err != nil {
 		t.Errorf("the slow client's connection: %v, want it closed", err)
 	}
+
+	// Slow headers (slowloris): a header line begun and never ended.
+	c3, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	fmt.Fprintf(c3, "GET /blog/ HTTP/1.1\r\nHost: %s\r\nX-Slow: a", addr)
+	c3.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.ReadAll(c3); err != nil {
+		t.Errorf("slow headers: %v, want the connection closed", err)
+	}
+
+	// Headers over 64 KB: refused (431), never passed on.
+	c4, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c4.Close()
+	go fmt.Fprintf(c4, "GET /blog/ HTTP/1.1\r\nHost: %s\r\nX-Big: %s\r\n\r\n", addr, strings.Repeat("a", 100<<10))
+	c4.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if resp, err := http.ReadResponse(bufio.NewReader(c4), nil); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KB of headers: %v %v, want 431", resp, err)
+	}
 }
 
 // TestGateDNSFailure: a Googlebot outside Google's lists whose reverse
