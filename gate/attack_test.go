@@ -500,3 +500,37 @@ func TestHostForms(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedRules: a policy path written with escapes (the only way to
+// write a literal $ or * in robots.txt) refuses the resource the origin
+// serves, however the request spells it: the origin decodes %24, %2A,
+// %2B and %7E alike.
+func TestEscapedRules(t *testing.T) {
+	p, err := policy.Parse("site.toml", []byte(`enforce = "block"
+[[group]]
+agents = ["*"]
+disallow = ["/p%24q", "/sp%2Ac", "/pl%2Bus/", "/%7Euser/", "/h%c3%a9/", "/x*y/", "/end$", "/*?session=", "/q?a=%7E%24"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(p, upstream, Options{Verifier: &identity.Verifier{}})
+	ip := netip.MustParseAddr("203.0.113.1")
+	const mj12 = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"
+	for target, refused := range map[string]bool{
+		"/p$q": true, "/p%24q": true, "/p%24q/x": true,
+		"/sp*c": true, "/sp%2Ac": true, "/sp%2ac": true, "/spzc": false,
+		"/pl+us/": true, "/pl%2Bus/x": true, "/plus/": false,
+		"/~user/": true, "/%7Euser/a": true, "/%7euser/": true,
+		"/h%C3%A9/": true, "/h\xc3\xa9/x": true,
+		"/xzzy/": true, "/x*y/": true, "/x$y/": true, "/xy": false,
+		"/end": true, "/end?": true, "/end/": false, "/end$": false, "/end%24": false,
+		"/a?session=1": true, "/a?%73ession=1": true, "/a?b=1&session=1": false, "/a?sessions": false, "/a?x=session": false,
+		"/q?a=~$": true, "/q?a=%7e%24": true, "/q?a=~": false,
+	} {
+		d := g.Decide(context.Background(), ip, mj12, target)
+		if got := d.Action == Refuse; got != refused {
+			t.Errorf("%s: %s (%s), want refused %v", target, d.Action, d.Reason, refused)
+		}
+	}
+}

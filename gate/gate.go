@@ -306,7 +306,7 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 	for _, e := range []engine.Engine{engine.Google, engine.Bing, engine.Yandex, engine.RFC9309} {
 		pr := e.Parser()
 		if g.files[pr] == nil {
-			g.files[pr] = robotstxt.ParseWith(g.robots, robotstxt.Options{Profile: pr})
+			g.files[pr] = robotstxt.ParseWith(matchRules(g.robots), robotstxt.Options{Profile: pr})
 		}
 	}
 	return g
@@ -550,13 +550,13 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 	}
 	a := rep.AgentFor(c, engine.Auto)
 	f := g.files[a.Parser()]
-	rd := a.Decide(f, target)
+	rd := a.Decide(f, matchTarget(target))
 	as := ""
 	if bare, ok := withoutParams(target); ok && rd.Allowed {
 		// Tomcat, Jetty and the frameworks on them serve /private;x/y as
 		// /private/y: a path with parameters is refused when either
 		// reading of it is.
-		if bd := a.Decide(f, bare); !bd.Allowed {
+		if bd := a.Decide(f, matchTarget(bare)); !bd.Allowed {
 			rd, as = bd, " as "+bare+", its ;parameters removed as servlet containers do"
 		}
 	}
