@@ -534,3 +534,22 @@ disallow = ["/p%24q", "/sp%2Ac", "/pl%2Bus/", "/%7Euser/", "/h%c3%a9/", "/x*y/",
 		}
 	}
 }
+
+// TestEscapedHeaderPaths: a [[header]] path with %2A (a literal *) or
+// %2B is set on the page the origin serves for it, which the gate passes
+// on as /lit*star/x.pdf and /p+q/.
+func TestEscapedHeaderPaths(t *testing.T) {
+	f := newFixture(t, `[[header]]
+path = "/lit%2Astar/*.pdf$"
+x_robots_tag = "noindex"
+[[header]]
+path = "/p%2Bq/"
+x_robots_tag = "nofollow"
+`, Options{})
+	for path, want := range map[string]string{"/lit%2Astar/x.pdf": "noindex", "/lit%2astar/x.pdf": "noindex", "/litXstar/x.pdf": "",
+		"/p%2Bq/a": "nofollow", "/p+q/a": "nofollow", "/pq/": ""} {
+		if got := f.get(t, path, browserUA).Header.Get("X-Robots-Tag"); got != want {
+			t.Errorf("%s: X-Robots-Tag %q, want %q", path, got, want)
+		}
+	}
+}

@@ -226,3 +226,40 @@ func FuzzParse(f *testing.F) {
 		p.Check()
 	})
 }
+
+// TestHeaderEscapedPaths: a [[header]] path written with escapes matches
+// the path as the origin serves it, in the spelling the client sent or
+// the one the gate passes on (sub-delims decoded): %2A and %24 stand for
+// a literal * and $, %2B for +, %7E for ~.
+func TestHeaderEscapedPaths(t *testing.T) {
+	p, err := Parse("s.toml", []byte(`[[header]]
+path = "/lit%2Astar/*.pdf$"
+x_robots_tag = "noindex"
+[[header]]
+path = "/d%24/"
+x_robots_tag = "nofollow"
+[[header]]
+path = "/p%2Bq/"
+x_robots_tag = "noarchive"
+[[header]]
+path = "/t%7Eu/"
+x_robots_tag = "nosnippet"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/lit*star/x.pdf": "noindex", "/lit%2Astar/x.pdf": "noindex", "/lit%2astar/x.pdf": "noindex", "/litXstar/x.pdf": "", "/lit*star/x.pdfz": "",
+		"/d$/": "nofollow", "/d%24/x": "nofollow", "/d/": "",
+		"/p+q/": "noarchive", "/p%2Bq/": "noarchive", "/p%2bq/": "noarchive", "/p q/": "",
+		"/t~u/": "nosnippet", "/t%7Eu/": "nosnippet", "/t%7eu/a": "nosnippet",
+	} {
+		var got []string
+		for _, f := range p.HeadersFor(path) {
+			got = append(got, f.Value)
+		}
+		if strings.Join(got, ", ") != want {
+			t.Errorf("HeadersFor(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
