@@ -302,6 +302,15 @@ func forwardAttacks(t *testing.T, port int, front, logFile string) {
 		}
 	}
 
+	// Spellings an origin other than the front may read as /admin/x:
+	// path parameters (Tomcat, Jetty), double encoding, overlong UTF-8.
+	for _, target := range []string{"/admin;x/y", "/admin;/x", "/%61dmin;jsessionid=1/x", "/%252e%252e/admin/x",
+		"/blog/%252e%252e/%252e%252e/admin/x", "/%C0%AE%C0%AE/admin/x", "/blog/%c0%ae%c0%ae/admin/x"} {
+		if code, body := rawHTTP(t, port, target, "User-Agent", gateMJ12); code == 200 || strings.HasPrefix(body, "site ") {
+			t.Errorf("%s %s: %d %q, want a refusal", front, target, code, body)
+		}
+	}
+
 	// Headers the client adds: the other front's URI header, an address
 	// header the front does not set, another host.
 	for _, c := range []struct {
