@@ -349,6 +349,7 @@ func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.p.SetHeaders(w.Header(), path)
+	dropUpgrade(r.Header)
 	in := r
 	if target != raw {
 		r = withTarget(r, target)
@@ -370,6 +371,22 @@ func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.pass(rw, r)
 	}
 	g.log(r.Context(), d, r.Method, host, r.Proto, in.UserAgent(), r.Referer(), rw.status(), rw.n)
+}
+
+// dropUpgrade removes from h a request to upgrade the connection to
+// another protocol than WebSocket: once an origin switched it to h2c, the
+// requests it carries would reach the origin without the gate seeing
+// them. Without its Upgrade the request is answered over HTTP/1.1.
+func dropUpgrade(h http.Header) {
+	for _, v := range h.Values("Upgrade") {
+		for p := range strings.SplitSeq(v, ",") {
+			if !strings.EqualFold(strings.TrimSpace(p), "websocket") {
+				h.Del("Upgrade")
+				h.Del("HTTP2-Settings")
+				return
+			}
+		}
+	}
 }
 
 // pass hands r to next, within Options.MaxInFlight.
