@@ -87,4 +87,3 @@ func TestNoH2CUpgrade(t *testing.T) {
 		t.Errorf("Upgrade: websocket: %d, want 101", code)
 	}
 }
-
