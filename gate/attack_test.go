@@ -30,33 +30,16 @@ import (
 // returns the status and body.
 func rawRequest(t *testing.T, base, target string, hdr ...string) (int, string) {
 	t.Helper()
-	addr := strings.TrimPrefix(base, "http://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var b strings.Builder
-	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\n", target)
-	host := addr
+	host := strings.TrimPrefix(base, "http://")
+	var rest []string
 	for i := 0; i+1 < len(hdr); i += 2 {
 		if strings.EqualFold(hdr[i], "Host") {
 			host = hdr[i+1]
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+		rest = append(rest, hdr[i], hdr[i+1])
 	}
-	fmt.Fprintf(&b, "Host: %s\r\nConnection: close\r\n\r\n", host)
-	if _, err := io.WriteString(c, b.String()); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	return rawLine(t, base, "GET "+target+" HTTP/1.1", append(rest, "Host", host)...)
 }
 
 // pathForms are spellings of a path (%s, without its leading "/") that
