@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/policy"
 )
@@ -534,5 +535,34 @@ x_robots_tag = "nofollow"
 		if got := f.get(t, path, browserUA).Header.Get("X-Robots-Tag"); got != want {
 			t.Errorf("%s: X-Robots-Tag %q, want %q", path, got, want)
 		}
+	}
+}
+
+// TestCacheFlood: claims of Googlebot from more addresses than the
+// verification cache holds (anyone has them: an IPv6 /64) do not evict a
+// Googlebot already verified, which is not asked again.
+func TestCacheFlood(t *testing.T) {
+	p := mustPolicy(t, testPolicy)
+	g := New(p, upstream, Options{Verifier: &identity.Verifier{}, Logger: discardLogger()})
+	ctx := context.Background()
+	google := netip.MustParseAddr("66.249.66.1")
+	if d := g.Decide(ctx, google, googlebotUA, "/public/x"); d.Identity != identity.Verified {
+		t.Fatalf("Googlebot from %s: %s", google, d.Identity)
+	}
+	base := netip.MustParseAddr("2001:db8::").As16()
+	for i := range maxCache + 10 {
+		a := base
+		a[12], a[13], a[14], a[15] = byte(i>>24), byte(i>>16), byte(i>>8), byte(i)
+		if d := g.Decide(ctx, netip.AddrFrom16(a), googlebotUA, "/public/x"); d.Identity != identity.Spoofed {
+			t.Fatalf("claim %d: %s", i, d.Identity)
+		}
+	}
+	c, _ := crawlers.Match(googlebotUA)
+	g.mu.Lock()
+	_, kept := g.cache[cacheKey{google, c}]
+	n := len(g.cache)
+	g.mu.Unlock()
+	if !kept || n > maxCache {
+		t.Errorf("after %d spoofed claims: the verified Googlebot kept %v, %d entries (bound %d)", maxCache+10, kept, n, maxCache)
 	}
 }

@@ -258,7 +258,7 @@ type cacheEntry struct {
 	expires time.Time
 }
 
-// maxCache bounds the verification cache; when full it starts afresh.
+// maxCache bounds the verification cache; when full, evict makes room.
 const maxCache = 1 << 16
 
 // Handler returns the middleware with default Options.
@@ -653,10 +653,28 @@ func (g *Gate) verify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler) i
 func (g *Gate) remember(k cacheKey, res identity.Result, expires time.Time) {
 	g.mu.Lock()
 	if len(g.cache) >= maxCache {
-		clear(g.cache)
+		g.evict()
 	}
 	g.cache[k] = cacheEntry{res, expires}
 	g.mu.Unlock()
+}
+
+// evict makes room in the full cache: it drops the expired verdicts and
+// those that are not Verified, which anyone can add by claiming a
+// crawler from addresses of their own (an IPv6 /64 has enough), and only
+// when every one left is a verified crawler's, all of them. A flood of
+// spoofed claims so never evicts the crawlers already verified. g.mu is
+// held.
+func (g *Gate) evict() {
+	now := g.o.Now()
+	for k, e := range g.cache {
+		if e.v.Verdict != identity.Verified || !now.Before(e.expires) {
+			delete(g.cache, k)
+		}
+	}
+	if len(g.cache) >= maxCache {
+		clear(g.cache)
+	}
 }
 
 // clientIP is the address to judge r by: the connection's, or when it
