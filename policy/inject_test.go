@@ -34,6 +34,16 @@ func TestValuesRefused(t *testing.T) {
 		{"path not UTF-8", "[[header]]\npath = \"/a%FF/\"\nx_robots_tag = \"noindex\"\n", 2, "header[1].path"},
 		{"path brace", "[[header]]\npath = \"/a{1}\"\nx_robots_tag = \"noindex\"\n", 2, "header[1].path"},
 		{"comment newline", "[[group]]\nagents = [\"*\"]\ncomment = \"a\\nUser-agent: x\"\n", 3, "group[1].comment"},
+		// Line breaks to readers that split Unicode lines (Python's
+		// str.splitlines, which urllib.robotparser uses): U+2028, U+2029,
+		// NEL (U+0085) and the other C1 controls.
+		{"path U+2028", "[[group]]\nagents = [\"*\"]\ndisallow = [\"/x\\u2028User-agent:GPTBot\\u2028Allow:/\"]\n", 3, "group[1].disallow"},
+		{"path U+2029", "[[group]]\nagents = [\"*\"]\nallow = [\"/x\\u2029Allow:/\"]\n", 3, "group[1].allow"},
+		{"usage NEL", "[[group]]\nagents = [\"*\"]\ncontent_usage = \"train-ai=n\\u0085Allow: /\"\n", 3, "group[1].content_usage"},
+		{"signal U+2028", "[usage]\ncontent_signal = \"search=yes\\u2028Disallow: /\"\n", 2, "usage.content_signal"},
+		{"comment C1", "[[group]]\nagents = [\"*\"]\ncomment = \"a\\u009bx\"\n", 3, "group[1].comment"},
+		{"header U+2028", "[[header]]\npath = \"/\"\nx_robots_tag = \"noindex\\u2028X: y\"\n", 3, "header[1].x_robots_tag"},
+		{"agent U+2028", "[[group]]\nagents = [\"x\\u2028Allow:/\"]\ndisallow = [\"/\"]\n", 2, "group[1].agents"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("p.toml", []byte(tc.src))
