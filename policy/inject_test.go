@@ -273,3 +273,23 @@ x_robots_tag = "nosnippet"
 		}
 	}
 }
+
+// FuzzMatchSpelling: the spelling patterns and paths are compared in is
+// its own spelling, and a path in it holds no wildcard or anchor.
+func FuzzMatchSpelling(f *testing.F) {
+	for _, s := range []string{"/a%2Ab$", "/p%2bq/~u?x=%7e%24", "/h\xc3\xa9 x", "/d$/*", "/%zz%2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pat, path := MatchPattern(s), MatchPath(s)
+		if again := MatchPattern(pat); again != pat {
+			t.Fatalf("MatchPattern(%q) = %q, again %q", s, pat, again)
+		}
+		if again := MatchPath(path); again != path {
+			t.Fatalf("MatchPath(%q) = %q, again %q", s, path, again)
+		}
+		if strings.ContainsAny(path, "$*") {
+			t.Fatalf("MatchPath(%q) = %q holds a wildcard", s, path)
+		}
+	})
+}
