@@ -566,3 +566,28 @@ func TestCacheFlood(t *testing.T) {
 		t.Errorf("after %d spoofed claims: the verified Googlebot kept %v, %d entries (bound %d)", maxCache+10, kept, n, maxCache)
 	}
 }
+
+// TestObfuscatedForwardedFor: through a trusted proxy, an X-Forwarded-For
+// hop that is no address in its one spelling (127.1, 0x42.0xf9.0x42.1,
+// a zero-padded one) stops the walk: the request is judged by the last
+// address read, never by a spelling another parser would expand. An
+// IPv4-mapped IPv6 address is its IPv4 address.
+func TestObfuscatedForwardedFor(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{Trust: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	for xff, want := range map[string]string{
+		"127.1":                               "127.0.0.1",
+		"0x42.0xf9.0x42.0x1":                  "127.0.0.1",
+		"066.249.066.001":                     "127.0.0.1",
+		"66.249.66.1, 127.1":                  "127.0.0.1",
+		"66.249.66.1 , 203.0.113.9 ":          "203.0.113.9",
+		"::ffff:66.249.66.1":                  "66.249.66.1",
+		"66.249.66.1,,":                       "127.0.0.1",
+		"1.2.3.4, 66.249.66.1%25x, 127.0.0.1": "127.0.0.1",
+	} {
+		f.log.Reset()
+		rawRequest(t, f.srv.URL, "/private/x?xff", "User-Agent", googlebotUA, "X-Forwarded-For", xff)
+		if recs := f.records(t); len(recs) != 1 || recs[0]["client_ip"] != want {
+			t.Errorf("X-Forwarded-For: %s: %v, want client_ip %s", xff, recs, want)
+		}
+	}
+}
