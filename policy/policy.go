@@ -443,11 +443,19 @@ func isToken(s string) bool {
 }
 
 // checkValue refuses what would break out of a robots.txt line or a
-// server configuration's string: control characters.
+// server configuration's string: control characters, and the characters
+// that end a line for readers that split Unicode text into lines (Python's
+// str.splitlines, which urllib.robotparser reads robots.txt with): the C1
+// controls (NEL, U+0085, among them), U+2028 and U+2029.
 func checkValue(s string) error {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
+	for i, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
 			return fmt.Errorf("control character at byte %d", i)
+		case r >= 0x80 && r <= 0x9f:
+			return fmt.Errorf("control character U+%04X at byte %d", r, i)
+		case r == 0x2028 || r == 0x2029:
+			return fmt.Errorf("U+%04X at byte %d, a line break to Unicode-aware readers (Python's splitlines)", r, i)
 		}
 	}
 	return nil
