@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/rep-toolkit/rep/crawlers"
 	"os"
 	"slices"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rep-toolkit/rep/crawlers"
 )
 
 // Enforce says what the gate and the middleware do with a request the
