@@ -18,19 +18,17 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // For returns the notes that apply to an answer for a whose group was
 // chosen as g (rep.Decision.Group; Via robotstxt.ViaFetch when the fetch of
-// robots.txt decided and no group was chosen). The notes, in order:
-//   - an unknown name close to registry names: "did you mean";
-//   - the bare parser was asked for (-parser-only);
-//   - the group came from the registry's fallback chain;
-//   - the crawler ignores the * group, and no group names it;
-//   - the crawler is documented not to obey robots.txt;
-//   - the crawler follows another engine's rules than Google's.
+// robots.txt decided and no group was chosen): "did you mean" for an
+// unknown name close to registry names; then a.Notes that hold whatever
+// the file (parser only, documented not to obey robots.txt, the engine the
+// crawler follows); then the fallback group, only when the group came from
+// the registry's fallback chain, and the * group ignored, only when no
+// group names the crawler.
 func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
@@ -39,29 +37,29 @@ func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 	if s := Suggestions(a); len(s) > 0 {
 		out = append(out, fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(s)))
 	}
-	if a.ParserOnly {
-		return append(out, "parser only: the crawler registry's fallback chains and * group exceptions are not applied")
-	}
-	c := a.Crawler
-	if c == nil {
-		return out
-	}
-	tok := a.Token()
-	if g.Via == robotstxt.ViaFallback && registryChain(a) {
-		out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", tok, g.Agent, lineList(g.Lines), operator(c)))
-	}
-	if a.IgnoresStar && g.Via == robotstxt.ViaNone {
-		out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", tok))
-	}
-	if a.IgnoresRobots {
-		msg := c.Name + " is documented not to obey robots.txt: the verdict is what the file asks of it"
-		if c.Note != "" {
-			msg += " (" + strings.TrimSuffix(c.Note, ".") + ")"
+	// rep.NewAgent's notes of the group choice, said whatever the file:
+	// replaced below by what applies.
+	var fallback, star string
+	if c := a.Crawler; c != nil {
+		if len(c.RobotsFallback) > 0 {
+			fallback = fmt.Sprintf("%s falls back to the %s group when no group names it", a.Token(), strings.Join(c.RobotsFallback, ", "))
 		}
-		out = append(out, msg)
+		if a.IgnoresStar {
+			star = fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Token())
+		}
 	}
-	if e := c.Engine.Or(engine.Google); e != engine.Google && a.Engine == e {
-		out = append(out, fmt.Sprintf("%s follows the %s engine's rules (%s)", tok, e, c.Operator))
+	for _, n := range a.Notes {
+		if n != fallback && n != star {
+			out = append(out, n)
+		}
+	}
+	if c := a.Crawler; c != nil && !a.ParserOnly {
+		if g.Via == robotstxt.ViaFallback && registryChain(a) {
+			out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
+		}
+		if a.IgnoresStar && g.Via == robotstxt.ViaNone {
+			out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
+		}
 	}
 	return out
 }
