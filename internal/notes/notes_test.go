@@ -20,7 +20,7 @@ func TestFor(t *testing.T) {
 		{agent: "bingbot", robots: msnbot, want: []string{"no group names bingbot: it falls back to the msnbot group (line 1), as Microsoft documents", "follows the bing engine"}},
 		{agent: "bingbot", robots: both, want: []string{"follows the bing engine"}, not: []string{"falls back"}},
 		{agent: "bingbot", robots: star, not: []string{"falls back"}},
-		{agent: "bingbot,msnbot", robots: msnbot, want: []string{"falls back"}}, // the registry's own chain, given in full
+		{agent: "bingbot,msnbot", robots: msnbot, want: []string{"falls back"}},                                       // the registry's own chain, given in full
 		{agent: "Googlebot-Image,bingbot", robots: "User-agent: bingbot\nDisallow: /\n", not: []string{"falls back"}}, // a chain of the user's own
 		{agent: "AdsBot-Google", robots: star, want: []string{"AdsBot-Google ignores the * group: only a group naming it applies, and none does"}},
 		{agent: "AdsBot-Google", robots: "User-agent: AdsBot-Google\nDisallow: /\n", not: []string{"ignores the * group"}},
