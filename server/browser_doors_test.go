@@ -115,6 +115,16 @@ func TestBrowserDoors(t *testing.T) {
 				t.Error("the findings are not a table at 1280 px")
 			}
 			writeShot(t, ctx, "site-"+w.name, "#site-out", "#site-findings", "#site-pages")
+			if *update && w.mobile {
+				run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('site-findings').scrollIntoView({block: 'start'})`))
+				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join("..", "docs", "serve-site-phone.png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			con.check(t, cancel)
 		})
 
