@@ -24,7 +24,8 @@ import (
 // For returns the notes that apply to an answer for a whose group was
 // chosen as g (rep.Decision.Group; Via robotstxt.ViaFetch when the fetch of
 // robots.txt decided and no group was chosen): "did you mean" for an
-// unknown name close to registry names; then a.Notes that hold whatever
+// unknown name close to registry names; what a control token is
+// (Google-Extended); then a.Notes that hold whatever
 // the file (parser only, documented not to obey robots.txt, the engine the
 // crawler follows); then the fallback group, only when the group came from
 // the registry's fallback chain, and the * group ignored, only when no
@@ -47,6 +48,9 @@ func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 		if a.IgnoresStar {
 			star = fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Token())
 		}
+	}
+	if c := a.Crawler; c != nil && c.TokenOnly() && !a.ParserOnly {
+		out = append(out, fmt.Sprintf("%s is a robots.txt control token, not a crawler: no request carries it; its group controls what %s does with the pages its crawlers fetch, not what they fetch", a.Token(), operator(c)))
 	}
 	for _, n := range a.Notes {
 		if n != fallback && n != star {

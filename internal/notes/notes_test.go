@@ -28,6 +28,8 @@ func TestFor(t *testing.T) {
 		{agent: "Googlebto", robots: star, parserOnly: true, want: []string{"parser only"}, not: []string{"did you mean"}},
 		{agent: "ExampleBot", robots: star, not: []string{"did you mean", "unknown"}},
 		{agent: "Googlebot", robots: star, not: []string{""}}, // no note at all
+		{agent: "Google-Extended", robots: "User-agent: Google-Extended\nDisallow: /\n", want: []string{"Google-Extended is a robots.txt control token, not a crawler: no request carries it; its group controls what Google does with the pages its crawlers fetch"}},
+		{agent: "Applebot-Extended", robots: star, want: []string{"Applebot-Extended is a robots.txt control token"}},
 	} {
 		a, err := rep.NewAgent(tc.agent, rep.AgentOptions{ParserOnly: tc.parserOnly})
 		if err != nil {
