@@ -144,15 +144,6 @@ func TestAgreesWithLibrary(t *testing.T) {
 	}
 }
 
-// nonNil is v, or an empty list for a missing one: /api/check always
-// lists the notes, the verdict shape omits an empty list.
-func nonNil(v any) any {
-	if v == nil {
-		return []any{}
-	}
-	return v
-}
-
 // TestProfileField: every profile field takes the four engines and
 // refuses anything else with the same message.
 func TestProfileField(t *testing.T) {
