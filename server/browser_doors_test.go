@@ -216,6 +216,14 @@ func TestBrowserDoors(t *testing.T) {
 		if got := text(t, ctx, "#did-you-mean"); !strings.Contains(got, "Unknown crawler “Googlebto” — did you mean Googlebot?") {
 			t.Errorf("did you mean %q", got)
 		}
+		// The matrix marks a misspelt crawler's column too.
+		run(t, ctx,
+			paste("#matrix-agents", "Googlebot, bingbott"),
+			waitJS(`document.querySelector('#matrix th[data-agent="bingbott"]') !== null`),
+		)
+		if got := text(t, ctx, `#matrix th[data-agent="bingbott"]`); !strings.Contains(got, "did you mean bingbot?") {
+			t.Errorf("matrix column %q", got)
+		}
 		run(t, ctx,
 			chromedp.Click(chromedp.CSS(`#did-you-mean button[data-name="Googlebot"]`)),
 			waitJS(`document.getElementById('agent').value === 'Googlebot' && document.getElementById('did-you-mean') === null && document.querySelector('#results-body .badge').textContent === 'Blocked'`),

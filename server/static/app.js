@@ -685,6 +685,12 @@ async function runMatrix() {
     th.scope = 'col';
     th.title = agents[j] + ' · ' + a.engine + ' rules';
     th.dataset.agent = agents[j];
+    if (a.did_you_mean && a.did_you_mean.length) {
+      // A misspelt name is answered as the file names it: say so where
+      // its column is read.
+      th.classList.add('unknown');
+      th.appendChild(el('span', 'cell-line', 'did you mean ' + a.did_you_mean.join(', ') + '?'));
+    }
     head.appendChild(th);
   });
   const thead = el('thead');
