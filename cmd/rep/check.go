@@ -126,6 +126,7 @@ func runCheck(e *env) int {
 	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
+	tell := notes.NewTeller(a)
 	said := map[string]bool{} // notes printed: each once, before the first verdict it applies to
 	n, bad := 0, 0
 	for out.Err() == nil {
@@ -171,11 +172,14 @@ func runCheck(e *env) int {
 				d.Fetch = checkBrief(d.Fetch)
 			}
 			j := d.JSON()
-			j.Notes = notes.For(d.Agent, d.Group)
+			j.Notes = tell.For(d.Group)
 			enc.Encode(j)
 			continue
 		}
-		for _, n := range notes.For(d.Agent, d.Group) {
+		for _, n := range tell.For(d.Group) {
+			if len(said) >= maxSaid {
+				clear(said) // bounded: past many sites' notes, one may be said again
+			}
 			if !said[n] {
 				said[n] = true
 				fmt.Fprintf(out, "%-10s %s\n", "note", n)
@@ -206,6 +210,9 @@ func runCheck(e *env) int {
 	}
 	return status
 }
+
+// maxSaid bounds the notes rep check remembers having printed.
+const maxSaid = 1024
 
 // checkText prints one verdict: the URL, the deciding line and the group
 // it belongs to, and under it the usage verdict when robots.txt states one

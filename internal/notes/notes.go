@@ -34,8 +34,41 @@ func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
 	}
+	return forAgent(a, Suggestions(a), g)
+}
+
+// Teller gives the notes of one agent's answers, one after another (rep
+// check over a stream of URLs): what depends on the agent alone (the
+// registry's suggestions for an unknown name) is worked out once, and the
+// notes of the last group choice are kept, so that a run of URLs answered
+// from one file costs one comparison each. A Teller is for one goroutine.
+type Teller struct {
+	a       *rep.Agent
+	suggest []string
+	last    robotstxt.GroupMatch
+	notes   []string
+	ok      bool
+}
+
+// NewTeller returns the Teller of a's notes.
+func NewTeller(a *rep.Agent) *Teller { return &Teller{a: a, suggest: Suggestions(a)} }
+
+// For returns For(a, g), from the last answer when g is the same choice.
+// The list returned is shared with later calls: do not modify it.
+func (t *Teller) For(g robotstxt.GroupMatch) []string {
+	if t.ok && g.Via == t.last.Via && g.Agent == t.last.Agent && slices.Equal(g.Lines, t.last.Lines) {
+		return t.notes
+	}
+	t.last, t.notes, t.ok = g, forAgent(t.a, t.suggest, g), true
+	return t.notes
+}
+
+func forAgent(a *rep.Agent, suggest []string, g robotstxt.GroupMatch) []string {
+	if a == nil {
+		return nil
+	}
 	var out []string
-	if s := Suggestions(a); len(s) > 0 {
+	if s := suggest; len(s) > 0 {
 		out = append(out, fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(s)))
 	}
 	// rep.NewAgent's notes of the group choice, said whatever the file:

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,45 @@ func TestFor(t *testing.T) {
 	a, _ := rep.NewAgent("AdsBot-Google", rep.AgentOptions{})
 	if got := For(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}); len(got) != 0 {
 		t.Errorf("notes for a fetch's verdict: %q", got)
+	}
+}
+
+// TestTeller: a Teller gives For's notes, and keeps them for a run of
+// answers from one group choice.
+func TestTeller(t *testing.T) {
+	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tell := NewTeller(a)
+	for _, robots := range []string{"User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /b\n", "User-agent: msnbot\n\nUser-agent: x\nDisallow: /a\n"} {
+		f := robotstxt.ParseWith([]byte(robots), a.ParseOptions())
+		g := a.Group(f).Group()
+		for range 2 {
+			if got, want := tell.For(g), For(a, g); !slices.Equal(got, want) {
+				t.Errorf("%q: Teller %q, For %q", robots, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkTellerUnknown(b *testing.B) {
+	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
+	tell := NewTeller(a)
+	b.ReportAllocs()
+	for b.Loop() {
+		tell.For(g)
+	}
+}
+
+// BenchmarkForUnknown is the cost a Teller saves per URL: For asks the
+// registry for suggestions each time.
+func BenchmarkForUnknown(b *testing.B) {
+	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
+	b.ReportAllocs()
+	for b.Loop() {
+		For(a, g)
 	}
 }
