@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rep-toolkit/rep/crawlers"
 )
 
 // Enforce says what the gate and the middleware do with a request the
@@ -297,7 +299,7 @@ func suggest(k toml.Key) string {
 		if top != (len(k) == 1) {
 			continue
 		}
-		if d := editDistance(name, cand); d < dist || d == dist && cand < best {
+		if d := crawlers.EditDistance(name, cand); d < dist || d == dist && cand < best {
 			best, dist = cand, d
 		}
 	}
@@ -308,27 +310,6 @@ func suggest(k toml.Key) string {
 		best = t
 	}
 	return ": did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // keyName writes a TOML key path as the messages name it: group[2].allow.
