@@ -144,7 +144,9 @@ Keep the line if another crawler you care about reads it.`},
 	{"invalid-agent", Warning, "a User-agent value that is not a product token",
 		`A product token has only letters, "-" and "_" (RFC 9309 §2.2.1). Google cuts the value at the first other character and matches what is left: "Googlebot/2.1" is read as "Googlebot" (harmless for Google, but parsers that compare whole values never match it), "Google bot" as "Google" (no such crawler), "1bot" as an empty name that no crawler has.
 
-Write the bare token: "User-agent: Googlebot".`},
+Write the bare token: "User-agent: Googlebot".
+
+The finding is a warning only when a crawler is misled: when the name Google reads is another crawler's ("Googlebot2" is obeyed by Googlebot), or when the value names a second crawler that no parser matches ("Googlebot, bingbot": bingbot does not obey the group). It is info, with the reason, when every crawler concerned reads it as meant: the name Google reads is the crawler meant and the rest is a version or a pattern ("Googlebot/2.1", "Mediapartners-Google*", "Baiduspider+"), or it is no crawler's name at all and the crawler named reads its own name whole ("MJ12bot", read by Google as "MJ"; "008").`},
 	{"invalid-utf8", Warning, "bytes that are not UTF-8",
 		`robots.txt must be UTF-8 (RFC 9309 §2.3). Other encodings (Latin-1, Windows-1252, UTF-16) turn non-ASCII paths into bytes that no URL, which crawlers %-encode from UTF-8, will ever match. The finding points at the first invalid byte.
 
@@ -246,7 +248,14 @@ Shorten the file: merge rules with "*" patterns, and drop rules for URLs that no
     User-agent: Googlebot
     Disallow: /search     # Googlebot may now crawl /private
 
-Repeat the * rules you want in the crawler's group.`},
+Repeat the * rules you want in the crawler's group.
+
+The finding is left out, or is info with the reason, where no crawler reads the file differently from what its author evidently meant:
+
+    AdsBot-Google, Mediapartners-Google, APIs-Google   ignore the * group anyway (Google documents it): not reported
+    a group that only allows everything ("Disallow:")  the classic allow-list, written on purpose: info
+    a control token (Google-Extended)                  never fetches; the crawlers that read it obey their own groups: info
+    a retired crawler (msnbot)                         info, unless a live crawler obeys its group (bingbot without a group of its own)`},
 	{"unknown-directive", Warning, "an unknown directive",
 		`The key is not one crawlers know, so the line is ignored. When it is close to a known directive ("Dissalow", "Usre-agent", "Crawl-dealy") the finding suggests it and is a warning; a key not close to any known directive is reported as info.
 

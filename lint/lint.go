@@ -317,6 +317,16 @@ func (l *linter) parserDiags(beyond *robotstxt.Line) {
 			if isUTF16(l.data) {
 				continue // utf16-file says it once
 			}
+		case "invalid-agent":
+			if ln := byNum[d.Line]; ln != nil {
+				harmless, why := agentEffect(ln.Value)
+				if harmless {
+					d.Severity = Info
+				}
+				if why != "" {
+					d.Message += "; " + why
+				}
+			}
 		case "missing-colon":
 			if ln := byNum[d.Line]; ln != nil && ln.Key == robotstxt.KeyUnknown {
 				d.Hint = "write '" + ln.KeyText + ": " + ln.Value + "' if it is meant as a directive"
@@ -752,4 +762,68 @@ func (l *linter) agents() {
 		}
 		l.rep.Agents = append(l.rep.Agents, v)
 	}
+}
+
+// agentEffect says whether a User-agent value that is not a product token
+// misleads no crawler, and why. Google's parser (and
+// every crawler reading as Google does) keeps the value's leading letters,
+// '-' and '_'; the crawler the value names reads its own name whole.
+// Nobody is misled when the name Google reads is the one meant
+// ("Googlebot/2.1", "Mediapartners-Google*", "Baiduspider+"), or when it
+// is no crawler's at all and the rest names no other crawler ("MJ12bot"
+// read as "MJ", "008" as nothing). It misleads when the name Google reads
+// is another crawler's ("Googlebot2" is obeyed by Googlebot), or when
+// the value names a second crawler that no parser will match
+// ("Googlebot, bingbot").
+func agentEffect(v string) (harmless bool, why string) {
+	n := 0
+	for n < len(v) && isTokenByte(v[n]) {
+		n++
+	}
+	if n == len(v) {
+		return false, ""
+	}
+	cut, rest := v[:n], v[n:]
+	// Another crawler named later in the value is matched by no parser.
+	other := ""
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return r >= 0x80 || !isTokenByte(byte(r)) }) {
+		if retired, known := knownToken(w); known && !retired {
+			other = w
+			break
+		}
+	}
+	_, known := knownToken(cut)
+	switch {
+	case known && strings.ContainsRune("/*+(", rune(rest[0])):
+		return true, "harmless: that is the crawler meant, and the rest ('" + rest + "') is a version or pattern crawlers do not need"
+	case other != "":
+		return false, other + " does not obey this group: one User-agent line names one crawler"
+	case known:
+		return false, cut + " obeys this group, though the value names something else"
+	}
+	if cut == "" {
+		return true, "harmless: no crawler has an empty name, and the crawler named reads its own name"
+	}
+	return true, "harmless: no crawler the registry knows is named '" + cut + "', and the crawler named reads its own name"
+}
+
+// knownToken reports whether tok names a registry crawler or group;
+// retired is set for a retired crawler.
+func knownToken(tok string) (retired, ok bool) {
+	if tok == "" {
+		return false, false
+	}
+	if c, ok := crawlers.ByName(tok); ok {
+		return c.Retired, true
+	}
+	for _, g := range crawlers.Groups() {
+		if strings.EqualFold(g.Token, tok) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }
