@@ -50,6 +50,7 @@ type Report struct {
 
 	file  *robotstxt.File
 	lines map[int]string // text of the lines that have findings, for SARIF columns
+	all   map[int]string // text of every line read, for baselines
 }
 
 // Finding is one mistake in a robots.txt: where it is, how serious, its
@@ -62,6 +63,9 @@ type Finding struct {
 	Code     string // stable, kebab-case, e.g. "shadowed-rule"
 	Message  string
 	Hint     string // what to change
+	// Suppressed is set for a finding the file's "# rep:ignore" comments
+	// or a baseline accept: it is not counted, and SARIF marks it.
+	Suppressed Suppression
 }
 
 // String renders the finding as "line:col: severity: [code] message".
@@ -104,11 +108,12 @@ type AgentView struct {
 // File returns the parsed file the report is about.
 func (r *Report) File() *robotstxt.File { return r.file }
 
-// Count returns how many findings have at least the given severity.
+// Count returns how many findings that are not suppressed have at least
+// the given severity.
 func (r *Report) Count(min Severity) int {
 	n := 0
 	for _, d := range r.Findings {
-		if d.Severity >= min {
+		if d.Severity >= min && d.Suppressed == "" {
 			n++
 		}
 	}
@@ -155,6 +160,8 @@ func run(ctx context.Context, data []byte, opts Options) (*Report, int) {
 			"the checks for shadowed rules and for * rules hidden by a crawler's own group stopped at their work limit ("+strconv.Itoa(lintBudget)+" comparisons); other checks cover the whole file",
 			"split the rules into fewer, simpler patterns")
 	}
+	l.inlineSuppress()
+	l.rep.all = l.text
 	slices.SortStableFunc(l.rep.Findings, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
@@ -332,7 +339,7 @@ func (l *linter) parserDiags(beyond *robotstxt.Line) {
 				d.Hint = "write '" + ln.KeyText + ": " + ln.Value + "' if it is meant as a directive"
 			}
 		}
-		l.rep.Findings = append(l.rep.Findings, Finding(d))
+		l.rep.Findings = append(l.rep.Findings, Finding{Line: d.Line, Column: d.Column, Severity: d.Severity, Code: d.Code, Message: d.Message, Hint: d.Hint})
 	}
 }
 

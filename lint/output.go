@@ -20,12 +20,20 @@ type Summary struct {
 	Infos    int `json:"infos"`
 	// Shown is how many findings are at or above the severity asked for.
 	Shown int `json:"shown"`
+	// Suppressed counts the findings "# rep:ignore" comments or a
+	// baseline accept; they are not in the other counts.
+	Suppressed int `json:"suppressed,omitempty"`
 }
 
-// Summary counts the findings; Shown counts those at or above min.
+// Summary counts the findings that are not suppressed; Shown counts those
+// at or above min, Suppressed the others.
 func (r *Report) Summary(min Severity) Summary {
 	var s Summary
 	for _, d := range r.Findings {
+		if d.Suppressed != "" {
+			s.Suppressed++
+			continue
+		}
 		switch d.Severity {
 		case Error:
 			s.Errors++
@@ -52,7 +60,7 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 	ts := termsafe.NewWriter(w)
 	bw := bufio.NewWriter(ts)
 	for _, d := range r.Findings {
-		if d.Severity < min {
+		if d.Severity < min || d.Suppressed != "" {
 			continue
 		}
 		if d.Line > 0 {
@@ -72,6 +80,9 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 	bw.WriteString(name + ": " + plural(s.Errors, "error") + ", " + plural(s.Warnings, "warning") + ", " + plural(s.Infos, "info"))
 	if hidden := s.Errors + s.Warnings + s.Infos - s.Shown; hidden > 0 {
 		bw.WriteString(" (" + strconv.Itoa(hidden) + " below " + min.String() + " not shown)")
+	}
+	if s.Suppressed > 0 {
+		bw.WriteString("; " + strconv.Itoa(s.Suppressed) + " suppressed")
 	}
 	bw.WriteString("\n")
 	if err := bw.Flush(); err != nil {
@@ -181,7 +192,7 @@ type jsonReport struct {
 func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 	out := jsonReport{File: name, Profile: r.Engine.String(), Diagnostics: []jsonDiag{}, Summary: r.Summary(min)}
 	for _, d := range r.Findings {
-		if d.Severity >= min {
+		if d.Severity >= min && d.Suppressed == "" {
 			out.Diagnostics = append(out.Diagnostics, jsonDiag{d.Line, d.Column, d.Severity.String(), d.Code, d.Message, d.Hint})
 		}
 	}
@@ -245,11 +256,20 @@ type sarifConfig struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID       string             `json:"ruleId"`
+	RuleIndex    int                `json:"ruleIndex"`
+	Level        string             `json:"level"`
+	Message      sarifText          `json:"message"`
+	Locations    []sarifLocation    `json:"locations"`
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is SARIF 2.1.0 §3.35: kind inSource for a comment in
+// the file, external for a baseline.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -284,7 +304,9 @@ func sarifLevel(s Severity) string {
 const DocsURL = "https://github.com/rep-toolkit/rep/blob/main/docs/lint.md"
 
 // WriteSARIF writes the findings at or above min as a SARIF 2.1.0 log, so
-// code-scanning tools show them on the file. name is the artifact's URI
+// code-scanning tools show them on the file. Suppressed findings are
+// written too, each with its SARIF suppression (inSource for a
+// "# rep:ignore" comment, external for a baseline). name is the artifact's URI
 // (a path relative to the repository root, or the URL fetched); columns
 // are counted in Unicode code points.
 func (r *Report) WriteSARIF(w io.Writer, name string, min Severity) error {
@@ -317,8 +339,15 @@ func (r *Report) WriteSARIF(w io.Writer, name string, min Severity) error {
 		if d.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: r.codePointColumn(d.Line, d.Column)}
 		}
-		run.Results = append(run.Results, sarifResult{RuleID: d.Code, RuleIndex: i, Level: sarifLevel(d.Severity),
-			Message: sarifText{msg}, Locations: []sarifLocation{loc}})
+		res := sarifResult{RuleID: d.Code, RuleIndex: i, Level: sarifLevel(d.Severity),
+			Message: sarifText{msg}, Locations: []sarifLocation{loc}}
+		switch d.Suppressed {
+		case SuppressedInline:
+			res.Suppressions = []sarifSuppression{{"inSource", "accepted", "a '# " + IgnoreDirective + "' comment in the file"}}
+		case SuppressedBaseline:
+			res.Suppressions = []sarifSuppression{{"external", "accepted", "in the baseline given to rep lint"}}
+		}
+		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
