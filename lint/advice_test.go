@@ -22,7 +22,7 @@ func TestAdviceCorrectSetups(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := lint.Run([]byte(tc.robots), lint.Options{})
 			for _, f := range r.Findings {
-				if f.Severity >= lint.Warning && f.Code != "disallow-all" {
+				if f.Severity >= lint.Warning {
 					t.Errorf("%v", f)
 				}
 			}

@@ -80,7 +80,7 @@ Google sets its crawl rate by how the server answers: to slow it down for a whil
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 
-This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again.`},
+This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again, and info when groups naming crawlers let them in: the file is then an allow-list, and keeping every other crawler out is evidently meant.`},
 	{"dollar-not-at-end", Info, "'$' in the middle of a pattern",
 		`"$" anchors a pattern at the end of the URL only when it is the last character. Anywhere else Google and RFC 9309 read it as a literal "$". That is right for sites whose URLs contain "$" (some wikis do), and a mistake when the "$" was meant as an anchor:
 
@@ -255,7 +255,8 @@ The finding is left out, or is info with the reason, where no crawler reads the 
     AdsBot-Google, Mediapartners-Google, APIs-Google   ignore the * group anyway (Google documents it): not reported
     a group that only allows everything ("Disallow:")  the classic allow-list, written on purpose: info
     a control token (Google-Extended)                  never fetches; the crawlers that read it obey their own groups: info
-    a retired crawler (msnbot)                         info, unless a live crawler obeys its group (bingbot without a group of its own)`},
+    a retired crawler (msnbot)                         info, unless a live crawler obeys its group (bingbot without a group of its own)
+    a * group that blocks the whole site               an allow-list: the groups naming crawlers are meant to differ: info`},
 	{"unknown-directive", Warning, "an unknown directive",
 		`The key is not one crawlers know, so the line is ignored. When it is close to a known directive ("Dissalow", "Usre-agent", "Crawl-dealy") the finding suggests it and is a warning; a key not close to any known directive is reported as info.
 

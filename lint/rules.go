@@ -196,11 +196,24 @@ func (l *linter) disallowAll() {
 				allows = append(allows, strconv.Itoa(a.Line))
 			}
 		}
-		if len(allows) == 0 {
+		// Groups naming crawlers that may fetch the site make the * group
+		// the "everyone else" of an allow-list, written on purpose.
+		var let []string
+		for _, e := range l.entries() {
+			if !e.star && e.agent.Check("/rep-lint-probe").Allowed {
+				let = append(let, e.tokens...)
+			}
+		}
+		switch {
+		case len(let) > 0:
+			l.add(r.Line, l.valueCol(r.Line), Info, "disallow-all",
+				"'"+r.String()+"' in the * group blocks the whole site for every crawler that has no group of its own; "+tokenList(let)+map[bool]string{true: " has a group that lets it in", false: " have groups that let them in"}[len(let) == 1]+": an allow-list, evidently meant",
+				"nothing to change if only the crawlers named are welcome")
+		case len(allows) == 0:
 			l.add(r.Line, l.valueCol(r.Line), Error, "disallow-all",
 				"'"+r.String()+"' in the * group blocks the whole site for every crawler that has no group of its own",
 				"if this is not a site that must stay out of search, remove it or list only the paths to block")
-		} else {
+		default:
 			l.add(r.Line, l.valueCol(r.Line), Warning, "disallow-all",
 				"'"+r.String()+"' in the * group blocks the whole site, except what the Allow rules on "+lineList(allows)+" open, for every crawler that has no group of its own",
 				"check that the Allow rules open everything that should be crawled")
@@ -608,6 +621,9 @@ func (l *linter) starOverridden(ents []entry) {
 	if len(probes) == 0 {
 		return
 	}
+	// A * group that keeps everyone out makes the groups naming crawlers
+	// an allow-list: they are meant to get their own rules.
+	allowList := !star.Check("/").Allowed && !star.Check("/rep-lint-probe").Allowed
 	for _, e := range ents {
 		if e.star {
 			continue
@@ -687,7 +703,11 @@ func (l *linter) starOverridden(ents []entry) {
 		if len(notes) > 0 {
 			tail = " (" + strings.Join(notes, "; ") + ")"
 		}
-		if allowsAll(e.rules) {
+		switch {
+		case allowList:
+			sev, tail = Info, tail+"; the * group keeps every other crawler out of the whole site, so the groups naming crawlers are an allow-list, evidently meant"
+			hint = "nothing to change if the group gives the crawler the rules meant for it"
+		case allowsAll(e.rules):
 			// "User-agent: Googlebot" + "Disallow:" under a * group that
 			// blocks: the classic allow-list, written on purpose.
 			sev, tail = Info, tail+"; its group allows everything in so many words, which is evidently meant"
