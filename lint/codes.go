@@ -227,7 +227,7 @@ Put "User-agent: *" (or the crawler's name) above them.`},
     Allow: /*.html        # 7 characters: wins for every /x.html URL
     Disallow: /x.html     # same length, loses the tie: never decides
 
-Only proven cases are reported: a rule hidden by several rules together is not.`},
+Only proven cases are reported: a rule hidden by several rules together is not. The finding is a warning when the two rules are of opposite kinds (the hidden rule's verdict is lost), and info when they are of the same kind: every URL then gets the verdict meant, and the hidden rule is only dead weight.`},
 	{"sitemap-other-host", Info, "a Sitemap on another host",
 		`The Sitemap URL is on another host than the robots.txt. The Sitemaps protocol allows this cross-submission, but the sitemap may then list only URLs of the hosts whose robots.txt points to it, and typos in the host name go unnoticed.
 

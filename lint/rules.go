@@ -366,11 +366,13 @@ func (l *linter) groupChecks() {
 				why = "it is as long, of the same kind and comes first"
 			}
 			hint := "delete line " + strconv.Itoa(r.Line) + ": it changes nothing"
+			sev, tail := Info, "; harmless: both are "+map[bool]string{true: "Allow", false: "Disallow"}[r.Allow]+" rules, so every URL gets the verdict meant"
 			if s.Allow != r.Allow {
+				sev, tail = Warning, ""
 				hint = "line " + strconv.Itoa(s.Line) + " overrides it everywhere; make this rule longer (more specific) than line " + strconv.Itoa(s.Line) + " if it should win"
 			}
-			l.add(r.Line, l.valueCol(r.Line), Warning, "shadowed-rule",
-				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+strconv.Itoa(s.Line)+") matches every URL it matches and wins ("+why+")", hint)
+			l.add(r.Line, l.valueCol(r.Line), sev, "shadowed-rule",
+				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+strconv.Itoa(s.Line)+") matches every URL it matches and wins ("+why+")"+tail, hint)
 		}
 	}
 	l.starOverridden(ents)
