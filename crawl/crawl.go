@@ -1022,17 +1022,8 @@ func (c *crawler) verdict(i int, d rep.Decision, p *Page, pg *robotsmeta.Page, o
 			v.Why = "disallowed by robots.txt (" + d.Why() + "), so its " + why + " is never seen: it can still be indexed from links"
 			c.report(CodeNoindexUnseen, a.Name, p.URL, fmt.Sprintf("noindex for %s, but robots.txt disallows it, so %s never reads the noindex", a.Name, a.Name), why+"; "+robotsEvidence(d))
 		}
-	case p.Skipped != "" || p.Error != "" || p.Status == 0:
-		v.State, v.Why = "unknown", "not fetched"
-		if p.Skipped != "" {
-			v.Why += ": " + p.Skipped
-		} else if p.Error != "" {
-			v.Why += ": " + p.Error
-		}
-	case p.Status/100 == 3:
-		v.State, v.Why = "not-ok", fmt.Sprintf("redirects (%d) to %s", p.Status, p.Location)
-	case !ok:
-		v.State, v.Why = "not-ok", fmt.Sprintf("answers %d %s", p.Status, http.StatusText(p.Status))
+	case !ok || p.Skipped != "" || p.Error != "":
+		v.State, v.Why = notOK(p)
 	case noindex:
 		v.State, v.Why = "noindex", why
 		if inSitemap != "" && directives {
@@ -1052,6 +1043,22 @@ func (c *crawler) verdict(i int, d rep.Decision, p *Page, pg *robotsmeta.Page, o
 	return v
 }
 
+// notOK is the state of a page that did not answer 2xx: unknown (not
+// fetched) or not-ok (a redirect or an error status), and why.
+func notOK(p *Page) (state, why string) {
+	switch {
+	case p.Skipped != "":
+		return "unknown", "not fetched: " + p.Skipped
+	case p.Error != "":
+		return "unknown", "not fetched: " + p.Error
+	case p.Status == 0:
+		return "unknown", "not fetched"
+	case p.Status/100 == 3:
+		return "not-ok", fmt.Sprintf("redirects (%d) to %s", p.Status, p.Location)
+	}
+	return "not-ok", fmt.Sprintf("answers %d %s", p.Status, http.StatusText(p.Status))
+}
+
 // useVerdict is the verdict for a crawler that keeps no index (an AI
 // training crawler, a control token, an ads crawler, a fetcher): what
 // robots.txt lets it fetch or use, in its kind's words, never "indexable".
@@ -1067,17 +1074,8 @@ func (c *crawler) useVerdict(v Verdict, a *rep.Agent, kind crawlers.Kind, d rep.
 		v.Why = "disallowed by robots.txt (" + d.Why() + "): the " + what + " " + kind.Refused() + controls
 	case kind == crawlers.KindControlToken:
 		v.State, v.Why = "allowed", "allowed by robots.txt: the "+what+" "+kind.Allowed()+controls
-	case p.Skipped != "" || p.Error != "" || p.Status == 0:
-		v.State, v.Why = "unknown", "not fetched"
-		if p.Skipped != "" {
-			v.Why += ": " + p.Skipped
-		} else if p.Error != "" {
-			v.Why += ": " + p.Error
-		}
-	case p.Status/100 == 3:
-		v.State, v.Why = "not-ok", fmt.Sprintf("redirects (%d) to %s", p.Status, p.Location)
-	case !ok:
-		v.State, v.Why = "not-ok", fmt.Sprintf("answers %d %s", p.Status, http.StatusText(p.Status))
+	case !ok || p.Skipped != "" || p.Error != "":
+		v.State, v.Why = notOK(p)
 	default:
 		v.State, v.Why = "allowed", "allowed by robots.txt: the "+what+" "+kind.Allowed()
 	}
