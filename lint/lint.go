@@ -91,7 +91,10 @@ type AgentView struct {
 	Name   string
 	Engine engine.Engine
 	Notes  []string
-	Group  robotstxt.GroupMatch
+	// Kind is the registry's kind of crawler (crawlers.KindOf): what its
+	// rules decide (fetching, or for a control token the use of content).
+	Kind  crawlers.Kind
+	Group robotstxt.GroupMatch
 	// Rules are the rules in force for it: its groups merged, in file order.
 	Rules []robotstxt.Rule
 	// Ignored are the rules of every other group, which it does not obey.
@@ -102,7 +105,8 @@ type AgentView struct {
 	CrawlDelay          int
 	CrawlDelayInherited bool
 
-	file *robotstxt.File // the file as the agent's engine groups it
+	file    *robotstxt.File   // the file as the agent's engine groups it
+	crawler *crawlers.Crawler // the registry's entry; nil when unknown
 }
 
 // File returns the parsed file the report is about.
@@ -752,7 +756,7 @@ func (l *linter) agents() {
 			files[a.ParseOptions()] = f
 		}
 		g := a.Group(f)
-		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules(), file: f}
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Kind: crawlers.KindOf(a.Crawler), Group: g.Group(), Rules: g.Rules(), file: f, crawler: a.Crawler}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true

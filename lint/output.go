@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -102,6 +103,9 @@ func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
 	for _, n := range a.Notes {
 		bw.WriteString("  note: " + n + "\n")
 	}
+	if a.Kind == crawlers.KindControlToken {
+		bw.WriteString("  kind: control token: it never fetches; its rules decide " + a.controls() + "\n")
+	}
 	bw.WriteString("  rules in force:\n")
 	if len(a.Rules) == 0 {
 		bw.WriteString("    (none: every URL is allowed)\n")
@@ -166,6 +170,7 @@ type jsonRule struct {
 
 type jsonAgent struct {
 	Name                string     `json:"name"`
+	Kind                string     `json:"kind"`
 	Engine              string     `json:"engine"`
 	Notes               []string   `json:"notes,omitempty"`
 	Group               string     `json:"group"`
@@ -197,7 +202,7 @@ func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 		}
 	}
 	for _, a := range r.Agents {
-		ja := jsonAgent{Name: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
+		ja := jsonAgent{Name: a.Name, Kind: string(a.Kind), Engine: a.Engine.String(), Notes: a.Notes, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
 			Rules: []jsonRule{}, Ignored: []jsonRule{}, CrawlDelayLine: a.CrawlDelay, CrawlDelayInherited: a.CrawlDelayInherited}
 		if ja.GroupLines == nil {
 			ja.GroupLines = []int{}
@@ -374,4 +379,12 @@ func sarifURI(name string) string {
 		return u.String()
 	}
 	return (&url.URL{Path: strings.ReplaceAll(name, "\\", "/")}).String()
+}
+
+// controls says what a control token's rules decide, from the registry.
+func (a *AgentView) controls() string {
+	if a.crawler != nil && a.crawler.Controls != "" {
+		return a.crawler.Controls
+	}
+	return "the use of content, not fetching"
 }
