@@ -17,6 +17,7 @@ func TestAdviceCorrectSetups(t *testing.T) {
 		{"control tokens", "User-agent: *\nDisallow: /private/\n\nUser-agent: Google-Extended\nUser-agent: Applebot-Extended\nDisallow: /\n\nUser-agent: Google-Extended\nAllow: /press/\n"},
 		{"non-Google names with digits and versions", "User-agent: MJ12bot\nUser-agent: 008\nUser-agent: Mediapartners-Google*\nUser-agent: Baiduspider+\nUser-agent: Googlebot/2.1\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n"},
 		{"an allow-list for one search crawler", "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow:\n"},
+		{"an allow-everything template with rules below it", "User-agent: *\nDisallow:\nAllow: /\nDisallow: /contest\n"},
 		{"a retired crawler's group nobody inherits", "User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nDisallow: /private/\n\nUser-agent: msnbot\nDisallow: /\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -101,7 +101,7 @@ If you mean "allow everything", Google recommends serving no robots.txt at all (
 	{"empty-rule", Warning, "an empty Disallow or Allow next to other rules",
 		`"Disallow:" with no path blocks nothing; it means "allow everything" only when it is the only rule of its group. Next to other rules it does nothing, and it often shows a misunderstanding (it does not cancel the group's other Disallow lines). "Allow:" with no path never does anything.
 
-Delete the empty line, or the other rules if you meant to allow everything.`},
+Delete the empty line, or the other rules if you meant to allow everything. An empty Disallow written before every other rule of its group is info: nothing suggests it was meant to cancel rules that come after it.`},
 	{"extension-outside-group", Info, "a group directive before any User-agent line",
 		`Crawl-delay, Request-rate, Visit-time, Clean-param and Content-Usage belong to the group they are written in. Before the first User-agent line they belong to no group, and crawlers that honour them per group ignore them.
 

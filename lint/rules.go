@@ -26,10 +26,17 @@ func (l *linter) ruleChecks() {
 			if p == "" {
 				if nonEmpty > 0 {
 					msg := "empty Disallow blocks nothing, and it does not cancel the group's other rules: they still apply"
+					sev := Warning
 					if r.Allow {
 						msg = "empty Allow does nothing"
+					} else if !slices.ContainsFunc(g.Rules, func(o robotstxt.Rule) bool { return o.Pattern != "" && o.Line < r.Line }) {
+						// Written before every rule it could be meant to
+						// cancel: a leftover of "allow everything", and the
+						// rules below it apply as their author wrote them.
+						sev = Info
+						msg += "; harmless here: it comes before them, so nothing suggests it was meant to cancel them"
 					}
-					l.add(r.Line, col, Warning, "empty-rule", msg, "delete the line")
+					l.add(r.Line, col, sev, "empty-rule", msg, "delete the line")
 				}
 				continue
 			}
