@@ -71,6 +71,8 @@ func TestAdviceByKind(t *testing.T) {
 			[]string{"AdsBot-Google", "Mediapartners-Google"}, nil},
 		{"a search crawler refused the whole site on purpose", "User-agent: Baiduspider\nDisallow: /\n\nUser-agent: *\nDisallow:\n\nSitemap: $SITE/sitemap.xml\n",
 			[]string{"Googlebot", "Baiduspider"}, nil},
+		{"a search crawler let into one part only", "User-agent: Baiduspider\nDisallow: /\nAllow: /news\n\nUser-agent: *\nDisallow:\n\nSitemap: $SITE/sitemap.xml\n",
+			[]string{"Baiduspider"}, []string{"noindex-unseen Baiduspider", "sitemap-disallowed Baiduspider"}},
 		{"noindex behind a Disallow for a search crawler", "User-agent: *\nDisallow: /private/\n\nSitemap: $SITE/sitemap.xml\n",
 			[]string{"Googlebot", "GPTBot"}, []string{"noindex-unseen Googlebot"}},
 		{"a stylesheet blocked for a search crawler", "User-agent: *\nDisallow: /assets/\nDisallow: /private/\n\nSitemap: $SITE/sitemap.xml\n",

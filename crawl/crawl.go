@@ -838,7 +838,7 @@ func (c *crawler) visit(it item) {
 			}
 		}
 		for _, r := range res {
-			if !c.concerns(i, crawlers.ConcernRendering) {
+			if !c.concerns(i, crawlers.ConcernRendering) || c.refusedOnPurpose(i) {
 				break
 			}
 			d, err := rep.Check(c.ctx, c.fetcher(a), a, r.url)
@@ -951,7 +951,7 @@ func (c *crawler) concerns(i int, cn crawlers.Concern) bool {
 }
 
 // refusedOnPurpose reports whether a group naming Agents[i] (not the *
-// group) disallows it the whole site: the owner keeps it out on purpose,
+// group) disallows it the whole site, with no Allow line opening a part: the owner keeps it out on purpose,
 // and advice that would have it fetch a page (to see a noindex, to read a
 // sitemap URL, to render a stylesheet) asks the owner to undo that.
 func (c *crawler) refusedOnPurpose(i int) bool {
@@ -966,6 +966,17 @@ func (c *crawler) refusedOnPurpose(i int) bool {
 	yes := err == nil && !d.Allowed && d.Rule.Line > 0 &&
 		(d.Group.Via == robotstxt.ViaToken || d.Group.Via == robotstxt.ViaFallback) &&
 		(d.Rule.Pattern == "/" || d.Rule.Pattern == "/*" || d.Rule.Pattern == "*")
+	if yes {
+		// An Allow line opening a part of the site lets it in there: then
+		// it is not kept out of the whole site.
+		if r, err := c.fetcher(a).Get(c.ctx, c.origin+"/"); err == nil && r.File != nil {
+			for _, ru := range a.Group(r.File).Rules() {
+				if ru.Allow && ru.Pattern != "" {
+					yes = false
+				}
+			}
+		}
+	}
 	v = -1
 	if yes {
 		v = 1
