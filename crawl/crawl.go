@@ -236,6 +236,17 @@ func (e *SiteError) Error() string {
 // Unwrap returns the fetch's error.
 func (e *SiteError) Unwrap() error { return e.Err }
 
+// innermost is the last error of err's chain: the cause in its own words.
+func innermost(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
 // siteError classifies a fetch that got no answer.
 func siteError(u string, err error) *SiteError {
 	e := &SiteError{URL: u, Cause: CauseOther, Err: err, Message: u + ": " + err.Error()}
@@ -244,7 +255,7 @@ func siteError(u string, err error) *SiteError {
 	switch {
 	case errors.Is(err, robotsfetch.ErrRefused):
 		e.Cause = CauseRefusedAddress
-		e.Message = u + ": the address is loopback, private or link-local, and the crawl does not connect to such addresses"
+		e.Message = u + ": the crawl does not connect to loopback, private or link-local addresses (" + innermost(err).Error() + ")"
 		e.Hint = "use -allow-private to crawl a local or staging server"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Cause = CauseConnectionRefused
