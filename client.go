@@ -126,12 +126,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	release, err := c.slots.acquire(ctx, origin, c.perHost)
+	release, err := c.pace.acquire(ctx, origin, c.perHost)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
-	if err := c.Wait(ctx, rawurl); err != nil {
+	if err := c.waitOrigin(ctx, origin, rawurl); err != nil {
 		release()
 		closeBody(req)
 		return nil, err

@@ -99,9 +99,12 @@ func WithStore(s robotsfetch.Store) Option { return func(c *config) { c.fetch.St
 
 // WithDelay sets Politeness.MinDelay and MaxDelay: the least interval
 // between two requests to one origin (the interval when the site asks for
-// none; 0 for no minimum), and the cap on any interval a site asks for.
+// none), and the cap on any interval a site asks for. Zero and negative
+// values read as in Politeness, the same as WithPoliteness reads them: a
+// min of 0 is DefaultDelay and a negative min no minimum; a max of 0 or
+// less is DefaultMaxDelay; a max below min is raised to min.
 func WithDelay(min, max time.Duration) Option {
-	return func(c *config) { c.delay, c.maxDelay = max0(min), max0(max) }
+	return func(c *config) { c.delay, c.maxDelay = min, max }
 }
 
 // WithFetchOptions sets the fetcher's options (timeouts, limits, Guard,
@@ -135,5 +138,3 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 func WithFetchHook(fn func(robotsfetch.Outcome)) Option {
 	return func(c *config) { c.onFetch = fn }
 }
-
-func max0(d time.Duration) time.Duration { return max(d, 0) }
