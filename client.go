@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -60,23 +61,6 @@ func (c *Crawler) Client() *http.Client {
 	return &http.Client{Transport: c.Transport(nil)}
 }
 
-// DisallowedError is the Transport's refusal of a URL robots.txt
-// disallows, or whose robots.txt could not be read (Decision.FromFetch).
-// http.Client wraps it in a *url.Error; errors.As finds it.
-type DisallowedError struct {
-	// URL is the URL refused: the request's, or the redirect hop's.
-	URL string
-	// Decision is robots.txt's answer for URL, with its evidence.
-	Decision Decision
-}
-
-// Error says which URL was refused and why, e.g. "rep:
-// https://example.com/private/x disallowed by line 2: Disallow: /private
-// (...)".
-func (e *DisallowedError) Error() string {
-	return fmt.Sprintf("rep: %s %s", e.URL, e.Decision)
-}
-
 // PageVerdictOf returns the page verdict the Transport read for resp, the
 // response to a request it sent; nil for any other response and for a
 // robots.txt. The verdict travels in the context of resp.Request, the
@@ -119,7 +103,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if !d.Allowed {
 		closeBody(req)
-		return nil, &DisallowedError{URL: rawurl, Decision: d}
+		return nil, refusalOf(rawurl, d)
 	}
 	origin, err := robotsfetch.Origin(rawurl)
 	if err != nil {
@@ -141,6 +125,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := base.RoundTrip(out)
 	if err != nil {
 		release()
+		if errors.Is(err, netguard.ErrBlocked) {
+			return nil, &DisallowedError{URL: rawurl, Kind: RefusedAddress, Decision: d, Err: err}
+		}
 		return nil, err
 	}
 	if resp.Request == nil {
@@ -156,7 +143,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
-		prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+		if isHTML(resp.Header.Get("Content-Type")) {
+			// Room for the prefix up front for HTML only: robotsmeta
+			// reads no other body, and the buffer then stays empty.
+			prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+		}
 		page = io.TeeReader(resp.Body, &prefix)
 	}
 	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)
@@ -208,4 +199,10 @@ func (b *pageBody) Read(p []byte) (int, error) {
 func (b *pageBody) Close() error {
 	b.once.Do(b.release)
 	return b.body.Close()
+}
+
+// isHTML reports whether a Content-Type names HTML or XHTML (a missing
+// one is sniffed by robotsmeta, and the buffer grows as it reads).
+func isHTML(ct string) bool {
+	return strings.Contains(ct, "html") || strings.Contains(ct, "HTML")
 }

@@ -42,6 +42,12 @@ type PageVerdict struct {
 	// Policy is the full page-level policy (archive, translate, AI-usage
 	// signals, the rule and source behind each value).
 	Policy robotsmeta.Policy
+	// Truncated is set when the body was cut at the read limit
+	// (Transport.PagePrefix, or robotsmeta's default for CheckPage)
+	// before its end: a robots meta element after the cut, a noindex
+	// among them, is not in the verdict. Read the page whole (CheckPage
+	// with the body) when that matters.
+	Truncated bool
 	// Usage is the usage-preference verdict for the page: robots.txt's
 	// statements (Crawl.Usage) with the page's Content-Usage header,
 	// TDMRep header or meta, and noai/noimageai (see PageUsage).
@@ -124,6 +130,7 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 		URL: pageURL, Crawl: d, Index: pol.Index, Follow: pol.Follow,
 		Snippet: pol.Snippet, MaxSnippet: pol.MaxSnippet, MaxVideoPreview: pol.MaxVideoPreview,
 		MaxImagePreview: pol.MaxImagePreview, Policy: pol,
+		Truncated: pol.Page().Stop == robotsmeta.StopMaxBytes,
 	}
 	v.Usage = PageUsage(d, &v.Policy)
 	pg := pol.Page()
