@@ -28,7 +28,7 @@ func TestOneURLForm(t *testing.T) {
 		{"/café", false, 2},
 		{"/caf%C3%A9", false, 2},
 		{"/caf%c3%a9", false, 2},
-		{"/%70rivate", false, 3}, // Google's matcher alone would allow it
+		{"/%70rivate", false, 3},  // Google's matcher alone would allow it
 		{"/%7Eadmin/x", false, 4}, // a pattern written with the escape matches as written
 		{"/%7Euser/x", false, 6},  // the file allows it as written, not decoded: the stricter wins
 		{"/~user/x", false, 6},
