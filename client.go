@@ -7,7 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
@@ -70,7 +70,7 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 	if resp == nil || resp.Request == nil {
 		return nil
 	}
-	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictHolder); ok {
+	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictCtx); ok {
 		return h.v
 	}
 	return nil
@@ -78,7 +78,19 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 
 type verdictKey struct{}
 
-type verdictHolder struct{ v *PageVerdict }
+// verdictCtx is the context of a request the Transport sent: its
+// caller's, carrying the page verdict (one allocation for both).
+type verdictCtx struct {
+	context.Context
+	v *PageVerdict
+}
+
+func (c *verdictCtx) Value(key any) any {
+	if key == (verdictKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
 
 // RoundTrip implements http.RoundTripper (see Transport).
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -110,21 +122,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	release, err := c.pace.acquire(ctx, origin, c.perHost)
+	slot, err := c.pace.acquire(ctx, origin, c.perHost)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
 	if err := c.waitOrigin(ctx, origin, rawurl); err != nil {
-		release()
+		c.pace.release(origin, slot)
 		closeBody(req)
 		return nil, err
 	}
-	h := &verdictHolder{}
-	out := c.asCrawler(context.WithValue(ctx, verdictKey{}, h), req)
+	h := &verdictCtx{Context: ctx}
+	out := c.asCrawler(h, req)
 	resp, err := base.RoundTrip(out)
 	if err != nil {
-		release()
+		c.pace.release(origin, slot)
 		if errors.Is(err, netguard.ErrBlocked) {
 			return nil, &DisallowedError{URL: rawurl, Kind: RefusedAddress, Decision: d, Err: err}
 		}
@@ -152,7 +164,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)
 	if err != nil {
-		release()
+		c.pace.release(origin, slot)
 		resp.Body.Close()
 		return nil, err
 	}
@@ -160,15 +172,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if prefix.Len() > 0 {
 		rest = io.MultiReader(bytes.NewReader(prefix.Bytes()), resp.Body)
 	}
-	resp.Body = &pageBody{r: rest, body: resp.Body, release: release}
+	resp.Body = &pageBody{r: rest, body: resp.Body, pace: c.pace, origin: origin, slot: slot}
 	return resp, nil
 }
 
 // asCrawler returns req with ctx and the crawler's User-Agent; req itself
-// is not modified (http.RoundTripper's contract).
+// is not modified (http.RoundTripper's contract). The copy shares req's
+// URL, body and header values, which nothing downstream modifies; its
+// header map is its own.
 func (c *Crawler) asCrawler(ctx context.Context, req *http.Request) *http.Request {
-	out := req.Clone(ctx)
-	out.Header.Set("User-Agent", c.ua)
+	out := req.WithContext(ctx)
+	h := make(http.Header, len(req.Header)+1)
+	for k, v := range req.Header {
+		h[k] = v
+	}
+	h["User-Agent"] = c.uaHeader
+	out.Header = h
 	return out
 }
 
@@ -182,22 +201,30 @@ func closeBody(req *http.Request) {
 // verdict: the prefix, then the rest. It gives the request's slot among
 // PerHost back at the end of the body or on Close.
 type pageBody struct {
-	r       io.Reader
-	body    io.ReadCloser
-	release func()
-	once    sync.Once
+	r        io.Reader
+	body     io.ReadCloser
+	pace     *pacer
+	origin   string
+	slot     *hostSlot
+	released atomic.Bool
+}
+
+func (b *pageBody) release() {
+	if !b.released.Swap(true) {
+		b.pace.release(b.origin, b.slot)
+	}
 }
 
 func (b *pageBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err == io.EOF {
-		b.once.Do(b.release)
+		b.release()
 	}
 	return n, err
 }
 
 func (b *pageBody) Close() error {
-	b.once.Do(b.release)
+	b.release()
 	return b.body.Close()
 }
 

@@ -15,6 +15,7 @@ import (
 // Crawler answers a crawler's robots questions. Create it with New.
 type Crawler struct {
 	ua       string
+	uaHeader []string // {ua}, shared by every request's header (read only)
 	agent    *Agent
 	token    string // lower-cased first token, for page-level rules
 	fetcher  *robotsfetch.Fetcher
@@ -83,7 +84,7 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	}
 	pc, honour := resolvePacing(cfg.honour, a)
 	return &Crawler{
-		ua: userAgent, agent: a, token: strings.ToLower(a.Token()),
+		ua: userAgent, uaHeader: []string{userAgent}, agent: a, token: strings.ToLower(a.Token()),
 		fetcher: f, delay: pol.MinDelay, maxDelay: pol.MaxDelay, perHost: pol.PerHost,
 		honour: honour, pacing: pc, now: now, pace: pace,
 	}, nil

@@ -48,13 +48,12 @@ func (p *pacer) shard(origin string) *paceShard {
 	return &p.shards[maphash.String(p.seed, origin)%paceShards]
 }
 
-// reserve takes the next slot of origin, d after the one before, and
-// returns when it starts (now or later) and the function that gives it
-// back.
-func (p *pacer) reserve(origin string, now time.Time, d time.Duration) (at time.Time, giveBack func()) {
+// wait blocks until origin's next slot, d after the one before, starts;
+// when ctx ends first it gives the slot back and returns ctx's cause.
+func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
 	s := p.shard(origin)
 	s.mu.Lock()
-	at = s.next[origin]
+	at := s.next[origin]
 	if at.Before(now) {
 		at = now
 	}
@@ -68,25 +67,6 @@ func (p *pacer) reserve(origin string, now time.Time, d time.Duration) (at time.
 		}
 	}
 	s.mu.Unlock()
-	return at, func() {
-		// The slot is given back when no later request has reserved one
-		// behind it: the next request may then start at this one's time.
-		// Requests already waiting behind it keep their times (they may
-		// have sent by the time this one gives up), which errs on the
-		// polite side.
-		s.mu.Lock()
-		if t, ok := s.next[origin]; ok && t.Equal(end) {
-			s.next[origin] = at
-		}
-		s.mu.Unlock()
-	}
-}
-
-// wait blocks until the slot reserved for origin, d after the one before,
-// starts; when ctx ends first it gives the slot back and returns ctx's
-// cause.
-func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
-	at, giveBack := p.reserve(origin, now, d)
 	wait := at.Sub(now)
 	if wait <= 0 {
 		return nil
@@ -97,46 +77,64 @@ func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.D
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		giveBack()
-		return context.Cause(ctx)
 	}
+	// The slot is given back when no later request has reserved one
+	// behind it: the next request may then start at this one's time.
+	// Requests already waiting behind it keep their times (they may have
+	// sent by the time this one gives up), which errs on the polite side.
+	s.mu.Lock()
+	if t, ok := s.next[origin]; ok && t.Equal(end) {
+		s.next[origin] = at
+	}
+	s.mu.Unlock()
+	return context.Cause(ctx)
 }
 
 // hostSlot bounds the requests in flight to one origin.
 type hostSlot struct {
 	sem   chan struct{}
-	users int // holders and waiters; the slot is dropped at zero
+	users int // holders and waiters
 }
 
-// acquire waits for one of n places at origin; release gives it back,
-// once. A caller that gives up waiting takes no place.
-func (p *pacer) acquire(ctx context.Context, origin string, n int) (release func(), err error) {
+// acquire waits for one of n places at origin, to be given back with
+// release. A caller that gives up waiting takes no place. The slots of
+// origins nobody uses are forgotten when a shard holds many.
+func (p *pacer) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
 	sh := p.shard(origin)
 	sh.mu.Lock()
 	s := sh.slots[origin]
 	if s == nil {
+		if len(sh.slots) > maxPaceOrigins {
+			for o, s := range sh.slots {
+				if s.users == 0 {
+					delete(sh.slots, o)
+				}
+			}
+		}
 		s = &hostSlot{sem: make(chan struct{}, n)}
 		sh.slots[origin] = s
 	}
 	s.users++
 	sh.mu.Unlock()
-	done := func() {
-		sh.mu.Lock()
-		if s.users--; s.users == 0 {
-			delete(sh.slots, origin)
-		}
-		sh.mu.Unlock()
-	}
 	select {
 	case s.sem <- struct{}{}:
-		return func() {
-			<-s.sem
-			done()
-		}, nil
+		return s, nil
 	case <-ctx.Done():
-		done()
+		p.leave(sh, s)
 		return nil, context.Cause(ctx)
 	}
+}
+
+// release gives back the place s holds at origin.
+func (p *pacer) release(origin string, s *hostSlot) {
+	<-s.sem
+	p.leave(p.shard(origin), s)
+}
+
+func (p *pacer) leave(sh *paceShard, s *hostSlot) {
+	sh.mu.Lock()
+	s.users--
+	sh.mu.Unlock()
 }
 
 // pacedClient is the robots.txt client of a Crawler's own fetcher: o's

@@ -29,11 +29,14 @@ var wireOK = func() (t [256]bool) {
 	for c := 0x21; c < 0x7f; c++ {
 		t[c] = true
 	}
-	for _, c := range "\"<>\\^`{|}%" {
+	for _, c := range "\"<>\\^`{|}%#" {
 		t[c] = false
 	}
 	return t
 }()
+
+// authorityEnds marks the bytes that end a URL's authority.
+var authorityEnds = [256]bool{'/': true, '?': true, '#': true}
 
 // wireForm returns rawurl in its wire form (see above), and, when it
 // holds escapes of unreserved characters, the same with them decoded
@@ -41,24 +44,22 @@ var wireOK = func() (t [256]bool) {
 // changes, as for nearly every URL a crawler sends.
 func wireForm(rawurl string) (wire, decoded string) {
 	start := 0
-	if i := strings.Index(rawurl, "://"); i >= 0 {
-		start = i + 3
-		if k := strings.IndexAny(rawurl[start:], "/?#"); k >= 0 {
-			start += k
-		} else {
-			return rawurl, ""
+	if n := schemeEnd(rawurl); n > 0 {
+		start = n
+		for start < len(rawurl) && !authorityEnds[rawurl[start]] {
+			start++
 		}
 	}
-	end := len(rawurl)
-	if h := strings.IndexByte(rawurl[start:], '#'); h >= 0 {
-		end = start + h
-	}
 	i := start
-	for i < end && wireOK[rawurl[i]] {
+	for i < len(rawurl) && wireOK[rawurl[i]] {
 		i++
 	}
-	if i == end {
+	if i == len(rawurl) || rawurl[i] == '#' {
 		return rawurl, ""
+	}
+	end := len(rawurl)
+	if h := strings.IndexByte(rawurl[i:], '#'); h >= 0 {
+		end = i + h
 	}
 	var b, d strings.Builder
 	b.Grow(len(rawurl) + 16)
@@ -105,6 +106,21 @@ func wireForm(rawurl string) (wire, decoded string) {
 		d.WriteByte(wire[i])
 	}
 	return wire, d.String()
+}
+
+// schemeEnd returns where the authority of rawurl starts, after
+// "scheme://", or 0 when it has none.
+func schemeEnd(rawurl string) int {
+	switch {
+	case strings.HasPrefix(rawurl, "https://"):
+		return 8
+	case strings.HasPrefix(rawurl, "http://"):
+		return 7
+	}
+	if i := strings.Index(rawurl, "://"); i >= 0 {
+		return i + 3
+	}
+	return 0
 }
 
 const upperHexDigits = "0123456789ABCDEF"

@@ -1,6 +1,9 @@
 package robotstxt
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // File is a parsed robots.txt. It is immutable and safe for concurrent use.
 type File struct {
@@ -30,6 +33,44 @@ type File struct {
 	size      int
 	parsedLen int
 	limited   bool
+
+	memo fileMemo // see Remember
+}
+
+// MaxRemembered is how many keys a File remembers values for (Remember):
+// one per crawler that asks about it, in practice; past it, Remember
+// keeps nothing, and the callers compute the value each time.
+const MaxRemembered = 64
+
+// fileMemo holds what callers derived from the file, per caller.
+type fileMemo struct {
+	m sync.Map
+	n atomic.Int32
+}
+
+// Recall returns the value remembered under key (see Remember), or nil.
+// It does not allocate when key is a pointer.
+func (f *File) Recall(key any) any {
+	v, _ := f.memo.m.Load(key)
+	return v
+}
+
+// Remember keeps v with the file under key, a pointer that identifies the
+// caller, and returns the value kept: v, or the one another goroutine
+// kept first. It lets a caller that asks about many files in turn (a
+// crawler's agent, alternating between the sites it crawls) resolve what
+// it needs once per file and find it again in the file, so alternating
+// files costs what one file costs. The value lives as long as the file;
+// past MaxRemembered keys nothing more is kept and v is returned.
+func (f *File) Remember(key, v any) any {
+	if f.memo.n.Load() >= MaxRemembered {
+		return v
+	}
+	actual, loaded := f.memo.m.LoadOrStore(key, v)
+	if !loaded {
+		f.memo.n.Add(1)
+	}
+	return actual
 }
 
 // Profile returns the profile the file was parsed with.
