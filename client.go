@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
@@ -39,16 +40,22 @@ const DefaultPagePrefix = 1 << 20
 type Transport struct {
 	// Crawler answers for the requests. Required.
 	Crawler *Crawler
-	// Base sends the requests; nil means http.DefaultTransport.
+	// Base sends the requests; nil means http.DefaultTransport, or, when
+	// the crawler's robots.txt fetcher has robotsfetch.Options.Guard set,
+	// a transport refusing the addresses it refuses: the guard covers
+	// every request the client makes.
 	Base http.RoundTripper
 	// PagePrefix is how many bytes of an HTML body are read for the page
 	// verdict; 0 means DefaultPagePrefix, negative means none (the verdict
 	// then holds the headers' rules only).
 	PagePrefix int64
+
+	now time.Time // the instant pages are judged at (FetchPage's Now); zero: the crawler's clock
 }
 
 // Transport returns a Transport sending through base (nil:
-// http.DefaultTransport) as c.
+// http.DefaultTransport, or a guarded one when the crawler's robots.txt
+// fetcher has robotsfetch.Options.Guard set) as c.
 func (c *Crawler) Transport(base http.RoundTripper) *Transport {
 	return &Transport{Crawler: c, Base: base}
 }
@@ -101,7 +108,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	base := t.Base
 	if base == nil {
-		base = http.DefaultTransport
+		base = c.baseTransport()
 	}
 	ctx := req.Context()
 	if req.URL.Path == "/robots.txt" {
@@ -162,7 +169,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		page = io.TeeReader(resp.Body, &prefix)
 	}
-	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)
+	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit, t.now)
 	if err != nil {
 		c.pace.release(origin, slot)
 		resp.Body.Close()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rep-toolkit/rep/engine"
@@ -26,6 +28,9 @@ type Crawler struct {
 	pacing   pacing
 	now      func() time.Time
 	pace     *pacer
+
+	guardOnce sync.Once
+	guarded   http.RoundTripper // see baseTransport
 }
 
 // New returns a Crawler for the given User-Agent header, which is sent with

@@ -12,7 +12,8 @@ import "strings"
 //     way net/url encodes a path for the request line;
 //   - the hex digits of escapes are upper-cased (%c3 is %C3), as Google's
 //     parser writes the escapes of patterns;
-//   - a '%' that starts no escape is encoded as %25.
+//   - a '%' that starts no escape is left as it is, as crawlers send it
+//     and as Google's parser keeps it in patterns.
 //
 // Google's matcher (robots.cc) stops there: it does not decode an escape,
 // so under its reading "/%70rivate" gets past "Disallow: /p", although
@@ -77,7 +78,7 @@ func wireForm(rawurl string) (wire, decoded string) {
 				unreserved = true
 			}
 			i += 2
-		case wireOK[c]:
+		case wireOK[c] || c == '%':
 			b.WriteByte(c)
 		default:
 			b.WriteByte('%')
