@@ -203,3 +203,12 @@ func (v *PageVerdict) Action() string {
 // rule, robots.txt unreachable, or the address refused. For a page that
 // was not blocked it is RefusedByRule and means nothing.
 func (v *PageVerdict) Refusal() Refusal { return v.refusal }
+
+// BlockedVerdict is the page verdict of a URL the crawler does not fetch
+// because robots.txt answered d for it (a rule, or a robots.txt that
+// could not be read): Blocked set, nothing read from the page. A door
+// that asks robots.txt for several crawlers shows the ones it refuses
+// with it.
+func BlockedVerdict(d Decision) *PageVerdict {
+	return &PageVerdict{URL: d.URL, Crawl: d, Blocked: true, refusal: refusalOf(d.URL, d).Kind}
+}
