@@ -29,6 +29,7 @@ type Crawler struct {
 	now      func() time.Time
 	pace     *pacer
 
+	guard     bool // the robots.txt fetches refuse special addresses: so do the pages
 	guardOnce sync.Once
 	guarded   http.RoundTripper // see baseTransport
 }
@@ -65,15 +66,17 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		now = time.Now
 	}
 	f := cfg.fetcher
+	guard := f != nil && f.Options().Guard
 	if f == nil {
 		var err error
 		fo := cfg.fetch
 		fo.UserAgent = userAgent
-		if !fo.Guard {
-			// The robots.txt request is paced like any other: it takes
-			// the origin's next slot, MinDelay after the one before.
-			fo.Client = pacedClient(fo, pace, now, pol.MinDelay)
-		}
+		// The robots.txt request is paced like any other: it takes the
+		// origin's next slot, MinDelay after the one before. The guard,
+		// when asked for, is in the client (netguard's), and covers the
+		// pages too (baseTransport).
+		fo.Client = pacedClient(fo, pace, now, pol.MinDelay)
+		guard, fo.Guard = fo.Guard, false
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
 		}
@@ -91,7 +94,7 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	return &Crawler{
 		ua: userAgent, uaHeader: []string{userAgent}, agent: a, token: strings.ToLower(a.Token()),
 		fetcher: f, delay: pol.MinDelay, maxDelay: pol.MaxDelay, perHost: pol.PerHost,
-		honour: honour, pacing: pc, now: now, pace: pace,
+		honour: honour, pacing: pc, now: now, pace: pace, guard: guard,
 	}, nil
 }
 

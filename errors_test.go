@@ -92,3 +92,33 @@ func TestPageVerdictTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardCoversPages: with the fetcher's guard set, the page requests
+// are guarded too, not only robots.txt: a loopback page whose robots.txt
+// is already known (from the store) is still refused, as a refused
+// address.
+func TestGuardCoversPages(t *testing.T) {
+	var hits int
+	s := newSite(t, "", func(w http.ResponseWriter, r *http.Request) { hits++ })
+	store := &robotsfetch.MemoryStore{}
+	storeRobots(store, "ExampleBot/1.0", s.URL, "User-agent: *\nAllow: /\n")
+	c, err := rep.New("ExampleBot/1.0", fast, rep.WithStore(store), rep.WithFetchOptions(robotsfetch.Options{Guard: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := c.Check(context.Background(), s.URL+"/page"); !d.Allowed {
+		t.Fatalf("robots.txt from the store: %v", d)
+	}
+	_, err = get(context.Background(), c.Client(), s.URL+"/page")
+	var de *rep.DisallowedError
+	if !errors.As(err, &de) || de.Kind != rep.RefusedAddress || !errors.Is(err, rep.ErrDisallowed) {
+		t.Fatalf("loopback page: %v", err)
+	}
+	pf, err := c.FetchPage(context.Background(), s.URL+"/page", rep.PageOptions{})
+	if err != nil || !pf.Verdict.Blocked || pf.Verdict.Refusal() != rep.RefusedAddress {
+		t.Fatalf("FetchPage: %+v %v", pf, err)
+	}
+	if hits != 0 {
+		t.Errorf("the loopback page was asked %d times", hits)
+	}
+}

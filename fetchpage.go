@@ -136,20 +136,13 @@ func (c *Crawler) FetchPage(ctx context.Context, rawurl string, o PageOptions) (
 // when none is given: one that refuses what the robots.txt fetcher's
 // guard refuses when it has one, else http.DefaultTransport.
 func (c *Crawler) baseTransport() http.RoundTripper {
-	if !c.fetcher.Options().Guard {
+	if !c.guard {
 		return http.DefaultTransport
 	}
 	c.guardOnce.Do(func() {
-		c.guarded = &http.Transport{
-			Proxy:                 nil, // a proxy would be the only address checked
-			DialContext:           netguard.Dialer(30 * time.Second).DialContext,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 30 * time.Second,
-			MaxIdleConns:          64,
-			MaxIdleConnsPerHost:   4,
-			IdleConnTimeout:       60 * time.Second,
-		}
+		// The one guarded transport (internal/netguard), as the
+		// robots.txt fetches use.
+		c.guarded = netguard.NewTransport(netguard.Options{UserAgent: c.ua})
 	})
 	return c.guarded
 }

@@ -3,11 +3,11 @@ package rep
 import (
 	"context"
 	"hash/maphash"
-	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -138,31 +138,29 @@ func (p *pacer) leave(sh *paceShard, s *hostSlot) {
 }
 
 // pacedClient is the robots.txt client of a Crawler's own fetcher: o's
-// Client, or one with robotsfetch's default timeouts, whose requests for
-// /robots.txt first wait for the origin's next slot, min after the one
-// before, as every request of the Crawler does.
+// Client, or the one robotsfetch would build (internal/netguard's, guarded
+// when o.Guard is set), whose requests for /robots.txt first wait for the
+// origin's next slot, min after the one before, as every request of the
+// Crawler does.
 func pacedClient(o robotsfetch.Options, p *pacer, now func() time.Time, min time.Duration) *http.Client {
 	var c http.Client
 	if o.Client != nil {
 		c = *o.Client
 	} else {
-		connect, header := o.ConnectTimeout, o.HeaderTimeout
-		if connect <= 0 {
-			connect = robotsfetch.DefaultConnectTimeout
+		no := netguard.Options{
+			AllowPrivate:        !o.Guard,
+			UserAgent:           o.UserAgent,
+			ConnectTimeout:      o.ConnectTimeout,
+			TLSTimeout:          o.ConnectTimeout,
+			HeaderTimeout:       o.HeaderTimeout,
+			Timeout:             -1, // robotsfetch's Options.Timeout bounds each attempt
+			MaxIdleConnsPerHost: 2,
+			DisableCompression:  true, // robotsfetch decodes, so its size limit applies after decoding
 		}
-		if header <= 0 {
-			header = robotsfetch.DefaultHeaderTimeout
+		if !o.Guard {
+			no.Proxy = http.ProxyFromEnvironment
 		}
-		c.Transport = &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           (&net.Dialer{Timeout: connect}).DialContext,
-			TLSHandshakeTimeout:   connect,
-			ResponseHeaderTimeout: header,
-			DisableCompression:    true, // robotsfetch decodes, so its size limit applies after decoding
-			MaxIdleConnsPerHost:   2,
-			IdleConnTimeout:       30 * time.Second,
-			ForceAttemptHTTP2:     true,
-		}
+		c = *netguard.NewClient(no)
 	}
 	base := c.Transport
 	if base == nil {
