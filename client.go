@@ -114,27 +114,34 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.Path == "/robots.txt" {
 		return base.RoundTrip(c.asCrawler(ctx, req))
 	}
+	// The URL is written out once and its origin read once: the
+	// robots.txt answer carries the origin, the decision and the delay
+	// are read from it.
 	rawurl := req.URL.String()
-	d, err := c.Check(ctx, rawurl)
+	r, err := c.fetcher.Get(ctx, rawurl)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
+	d := c.agent.DecideFetched(r, rawurl)
 	if !d.Allowed {
 		closeBody(req)
 		return nil, refusalOf(rawurl, d)
 	}
-	origin, err := robotsfetch.Origin(rawurl)
-	if err != nil {
-		closeBody(req)
-		return nil, err
+	origin := r.Outcome.Origin
+	if origin == "" { // an entry a Store kept without it
+		if origin, err = robotsfetch.Origin(rawurl); err != nil {
+			closeBody(req)
+			return nil, err
+		}
 	}
 	slot, err := c.pace.acquire(ctx, origin, c.perHost)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
-	if err := c.waitOrigin(ctx, origin, rawurl); err != nil {
+	delay, _ := c.delayIn(r)
+	if err := c.pace.wait(ctx, origin, c.now(), delay); err != nil {
 		c.pace.release(origin, slot)
 		closeBody(req)
 		return nil, err

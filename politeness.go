@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
 // Politeness is how hard a Crawler may press one origin: the interval kept
@@ -146,12 +147,22 @@ func (c *Crawler) Politeness() Politeness {
 // more than MaxDelay. It reads the origin's robots.txt (fetching it when
 // it is not cached) only when the crawler honours Crawl-delay.
 func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, string, error) {
-	d, src := c.delay, "default"
+	var r *robotsfetch.Robots
 	if c.pacing.crawlDelay || c.pacing.requestRate {
-		r, err := c.fetcher.Get(ctx, rawurl)
-		if err != nil {
+		var err error
+		if r, err = c.fetcher.Get(ctx, rawurl); err != nil {
 			return 0, "", err
 		}
+	}
+	d, src := c.delayIn(r)
+	return d, src, nil
+}
+
+// delayIn is Delay with the origin's robots.txt answer in hand (nil when
+// the crawler reads no Crawl-delay).
+func (c *Crawler) delayIn(r *robotsfetch.Robots) (time.Duration, string) {
+	d, src := c.delay, "default"
+	if r != nil && (c.pacing.crawlDelay || c.pacing.requestRate) {
 		if sd, s, ok := c.agent.siteDelay(r, c.pacing); ok {
 			if sd < d {
 				s += ", raised to the minimum"
@@ -164,5 +175,5 @@ func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, stri
 	if d > c.maxDelay {
 		d, src = c.maxDelay, src+", capped"
 	}
-	return d, src, nil
+	return d, src
 }
