@@ -42,15 +42,33 @@ type File struct {
 // keeps nothing, and the callers compute the value each time.
 const MaxRemembered = 64
 
-// fileMemo holds what callers derived from the file, per caller.
+// fileMemo holds what callers derived from the file, per caller: the
+// first memoSlots keys inline, where a lookup reads the slot and its
+// entry, the rest in a map.
 type fileMemo struct {
-	m sync.Map
-	n atomic.Int32
+	slots [memoSlots]atomic.Pointer[memoEntry]
+	m     sync.Map
+	n     atomic.Int32
 }
+
+// memoSlots is how many keys a File holds inline: a crawler, or the few
+// crawlers a server answers for most.
+const memoSlots = 4
+
+type memoEntry struct{ key, v any }
 
 // Recall returns the value remembered under key (see Remember), or nil.
 // It does not allocate when key is a pointer.
 func (f *File) Recall(key any) any {
+	for i := range f.memo.slots {
+		e := f.memo.slots[i].Load()
+		if e == nil {
+			return nil // slots fill in order: the key is in none, nor in the map
+		}
+		if e.key == key {
+			return e.v
+		}
+	}
 	v, _ := f.memo.m.Load(key)
 	return v
 }
@@ -63,12 +81,28 @@ func (f *File) Recall(key any) any {
 // files costs what one file costs. The value lives as long as the file;
 // past MaxRemembered keys nothing more is kept and v is returned.
 func (f *File) Remember(key, v any) any {
-	if f.memo.n.Load() >= MaxRemembered {
+	for i := range f.memo.slots {
+		e := f.memo.slots[i].Load()
+		if e == nil {
+			if f.memo.slots[i].CompareAndSwap(nil, &memoEntry{key, v}) {
+				return v
+			}
+			e = f.memo.slots[i].Load() // another goroutine took the slot
+		}
+		if e.key == key {
+			return e.v
+		}
+	}
+	if a, ok := f.memo.m.Load(key); ok {
+		return a
+	}
+	if f.memo.n.Add(1) > MaxRemembered-memoSlots { // a place is taken before the store: a strict bound
+		f.memo.n.Add(-1)
 		return v
 	}
 	actual, loaded := f.memo.m.LoadOrStore(key, v)
-	if !loaded {
-		f.memo.n.Add(1)
+	if loaded {
+		f.memo.n.Add(-1)
 	}
 	return actual
 }
