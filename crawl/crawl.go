@@ -329,7 +329,8 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	if base == nil {
 		// The one guarded client (internal/netguard): no proxy, every
 		// address checked unless AllowPrivate.
-		base = netguard.NewTransport(netguard.Options{AllowPrivate: cfg.AllowPrivate, MaxIdleConnsPerHost: cfg.Concurrency})
+		// Config.Timeout bounds each request, headers included.
+		base = netguard.NewTransport(netguard.Options{AllowPrivate: cfg.AllowPrivate, MaxIdleConnsPerHost: cfg.Concurrency, HeaderTimeout: cfg.Timeout})
 	}
 	// robots.txt goes through the same transport as every other request.
 	fo := robotsfetch.Options{UserAgent: cfg.UserAgent, Timeout: cfg.Timeout, BodyTimeout: cfg.Timeout, Now: cfg.Now,

@@ -226,6 +226,7 @@ func newServer(c Config, g guard) (*Server, error) {
 	})
 	s.mux.HandleFunc("POST /api/check", s.heavy(s.handleCheck))
 	s.mux.HandleFunc("POST /api/lint", s.heavy(s.handleLint))
+	s.mux.HandleFunc("POST /api/diff", s.heavy(s.handleDiff))
 	s.mux.HandleFunc("GET /api/crawlers", s.handleCrawlers)
 	s.mux.HandleFunc("GET /api/info", s.handleInfo)
 	s.mux.HandleFunc("POST /api/page", s.heavy(s.handlePage))
@@ -331,7 +332,7 @@ func (s *Server) crossSiteFetch(next http.Handler) http.Handler {
 
 // endpoints maps each API path to its method, for 405 answers.
 var endpoints = map[string]string{
-	"/api/check": "POST", "/api/lint": "POST", "/api/page": "POST", "/api/fetch": "POST",
+	"/api/check": "POST", "/api/lint": "POST", "/api/diff": "POST", "/api/page": "POST", "/api/fetch": "POST",
 	"/api/allowed": "GET, POST", "/api/crawl": "POST", "/api/crawl/codes": "GET", "/api/crawlers": "GET", "/api/info": "GET",
 }
 

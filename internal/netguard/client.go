@@ -51,8 +51,8 @@ type Options struct {
 	// rebinding) can still reach a refused address through a proxy: leave
 	// Proxy nil when that matters.
 	Proxy func(*http.Request) (*url.URL, error)
-	// Resolver resolves a proxied request's host name for the check; nil
-	// means net.DefaultResolver.
+	// Resolver resolves host names, for the connections and for the check
+	// of a proxied request's target; nil means net.DefaultResolver.
 	Resolver *net.Resolver
 	// UserAgent is set on every request that has no User-Agent of its own.
 	UserAgent string
@@ -139,10 +139,10 @@ func NewTransport(o Options) *Transport {
 			t.check = Check
 		}
 	}
-	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second, Resolver: o.Resolver}
 	dial := d.DialContext
 	if t.check != nil {
-		guarded := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second, Control: t.control}
+		guarded := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second, Resolver: o.Resolver, Control: t.control}
 		dial = guarded.DialContext
 		if o.Proxy != nil {
 			// The proxy's own address is not checked (see Options.Proxy);

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 )
 
 // server starts an HTTP server on addr ("127.0.0.1:0") counting its
@@ -199,5 +201,69 @@ func TestClientHTTP2(t *testing.T) {
 	}
 	if d := tr.base.IdleConnTimeout; d <= 0 || d > time.Minute {
 		t.Errorf("idle connections kept for %v, want a bound of at most a minute", d)
+	}
+}
+
+// TestClientNames: host names are checked by the addresses they resolve to
+// (a loopback DNS server answers): at connect time without a proxy, before
+// the request is sent with one; a name that resolves to an allowed address
+// goes through the proxy.
+func TestClientNames(t *testing.T) {
+	target, targetHits := server(t, "127.0.0.1:0", func(w http.ResponseWriter, r *http.Request) {})
+	port := strconv.Itoa(target.Listener.Addr().(*net.TCPAddr).Port)
+	proxy, proxyHits := server(t, "127.0.0.2:0", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "via proxy "+r.URL.String())
+	})
+	dns, err := dnstest.Start(dnstest.Zone{Addrs: map[string][]netip.Addr{
+		"rebind.test":   {netip.MustParseAddr("127.0.0.1")},
+		"internal.test": {netip.MustParseAddr("10.0.0.1")},
+		"mixed.test":    {netip.MustParseAddr("127.0.0.3"), netip.MustParseAddr("169.254.169.254")},
+		"public.test":   {netip.MustParseAddr("127.0.0.3")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dns.Close()
+	res := dnstest.Resolver(dns)
+	pu, _ := url.Parse(proxy.URL)
+	direct := NewClient(Options{Check: allow("127.0.0.3"), Resolver: res})
+	proxied := NewClient(Options{Check: allow("127.0.0.3"), Resolver: res, Proxy: http.ProxyURL(pu)})
+	for _, tt := range []struct {
+		host string
+		addr string // the address refused
+	}{
+		{"rebind.test", "127.0.0.1"},
+		{"internal.test", "10.0.0.1"},
+		{"mixed.test", "169.254.169.254"},
+	} {
+		for name, c := range map[string]*http.Client{"direct": direct, "proxied": proxied} {
+			_, err := c.Get("http://" + tt.host + ":" + port + "/")
+			var be *BlockedError
+			if err == nil {
+				t.Errorf("%s %s: fetched", name, tt.host)
+				continue
+			}
+			if name == "direct" && tt.host == "mixed.test" {
+				// The dialer tries each address, the allowed one
+				// first, and reports the first failure: what matters
+				// for it is that nothing is reached.
+				continue
+			}
+			if !errors.As(err, &be) || be.Addr.String() != tt.addr {
+				t.Errorf("%s %s: %v, want %s refused", name, tt.host, err, tt.addr)
+			}
+		}
+	}
+	if n, m := targetHits.Load(), proxyHits.Load(); n != 0 || m != 0 {
+		t.Fatalf("the target got %d requests, the proxy %d", n, m)
+	}
+	resp, err := proxied.Get("http://public.test/ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "via proxy http://public.test/ok" {
+		t.Errorf("allowed name through the proxy: %q", b)
 	}
 }

@@ -96,6 +96,7 @@ function readHash() {
   $('site-agents').value = get('sagents', $('site-agents').value);
   $('site-max').value = get('smax', $('site-max').value);
   selectTab(get('tab', 'robots'), false);
+  if (typeof compareRead === 'function') compareRead(p); // compare.js
   return p;
 }
 
@@ -125,12 +126,13 @@ function writeHashNow() {
   if ($('site-url').value) p.set('surl', $('site-url').value);
   if ($('site-agents').value !== 'Googlebot, bingbot') p.set('sagents', $('site-agents').value);
   if ($('site-max').value !== '50') p.set('smax', $('site-max').value);
+  if (typeof compareHash === 'function') compareHash(p); // compare.js
   history.replaceState(null, '', '#' + p.toString());
 }
 
 // ---- tabs -----------------------------------------------------------------
 
-const tabs = ['robots', 'page', 'site'];
+const tabs = ['robots', 'page', 'compare', 'site'];
 
 function selectTab(name, focus) {
   if (!tabs.includes(name)) name = 'robots';
