@@ -163,7 +163,7 @@ func TestWatchLoop(t *testing.T) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
-	w := &watcher{e: e, dir: t.TempDir(), interval: time.Minute, format: "json", webhook: hook.URL, now: now}
+	w := &watcher{e: e, hist: &dirHistory{dir: t.TempDir()}, interval: time.Minute, format: "json", webhook: hook.URL, now: now}
 	w.after = func(d time.Duration) <-chan time.Time {
 		if site.count() >= len(siteStates) {
 			cancel() // every state served: stop
