@@ -250,6 +250,11 @@ func openBoltHistory(path string) (*boltHistory, error) {
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("-history bolt:%s: another process holds it (one rep watch per bolt file)", path)
 	}
+	var fault *boltFault
+	if errors.As(err, &fault) || errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) ||
+		errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, berrors.ErrInvalidMapping) {
+		return nil, fmt.Errorf("-history bolt:%s is damaged (%v): move it aside or delete it", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("-history bolt:%s: %w", path, err)
 	}
