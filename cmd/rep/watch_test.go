@@ -303,3 +303,57 @@ func TestWatchWebhookFails(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchFetchChanges: the fetch-level changes the issue names are each
+// reported once by rep watch -once, though the rules read stay the same:
+// a redirect appearing (same body at its target), then an HTML page
+// served with 200 in place of the file; both history backends.
+func TestWatchFetchChanges(t *testing.T) {
+	for _, backend := range []string{"dir", "bolt"} {
+		t.Run(backend, func(t *testing.T) {
+			var mu sync.Mutex
+			state := 0
+			body := "User-agent: *\nDisallow: /private/\n"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				st := state
+				mu.Unlock()
+				switch {
+				case r.URL.Path == "/moved/robots.txt":
+					io.WriteString(w, body)
+				case st == 1:
+					http.Redirect(w, r, "/moved/robots.txt", http.StatusMovedPermanently)
+				case st == 2:
+					w.Header().Set("Content-Type", "text/html; charset=utf-8")
+					io.WriteString(w, "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Password</body></html>\n")
+				default:
+					io.WriteString(w, body)
+				}
+			}))
+			defer srv.Close()
+			hist := historyArg(t, backend)
+			steps := []struct {
+				state, code int
+				want        string
+			}{
+				{0, 0, ""},
+				{1, 1, "now redirected (1 hop(s)) to " + srv.URL + "/moved/robots.txt"},
+				{1, 0, ""}, // the same redirect again: nothing new
+				{2, 1, "now an HTML page, not a robots.txt"},
+			}
+			for i, s := range steps {
+				mu.Lock()
+				state = s.state
+				mu.Unlock()
+				var out, errb bytes.Buffer
+				code := run(context.Background(), []string{"watch", "-once", "-force", "-history", hist, "-allow-private", "-agent", "Googlebot", srv.URL}, strings.NewReader(""), &out, &errb)
+				if code != s.code {
+					t.Fatalf("step %d: exit %d, want %d; stderr %s", i, code, s.code, errb.String())
+				}
+				if s.want == "" && out.Len() > 0 || !strings.Contains(out.String(), s.want) {
+					t.Errorf("step %d: report %q, want %q", i, out.String(), s.want)
+				}
+			}
+		})
+	}
+}
