@@ -357,3 +357,19 @@ func TestWatchFetchChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchBoltHeld: a bolt history another watch holds is refused with
+// exit 2 once bbolt's lock wait (a second) ends, not waited on forever.
+func TestWatchBoltHeld(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "watch.db")
+	h, err := openHistory("bolt:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"watch", "-once", "-history", "bolt:" + path, "https://example.com/"}, strings.NewReader(""), &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "another process holds it") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
