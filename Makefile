@@ -16,6 +16,7 @@ GOBIN        := $(shell $(GO) env GOPATH)/bin
 STATICCHECK  := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME     ?= 5000x
+PYSPARK_VERSION := 4.3.0
 
 .PHONY: test deps fmt-check tidy-check vet staticcheck unit fuzz bench bench-serve mutate
 
@@ -31,12 +32,20 @@ deps:
 	done; \
 	{ command -v clickhouse-server || test -x /usr/sbin/clickhouse-server; } >/dev/null 2>&1 || missing="$$missing clickhouse-server"; \
 	command -v clickhouse-client >/dev/null 2>&1 || missing="$$missing clickhouse-client"; \
+	command -v java >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	python3 -m venv --help >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+	@# PySpark for the Spark local-mode test of contrib/spark, in its own
+	@# virtual environment (never in rep's core).
+	@contrib/spark/.venv/bin/python -c 'import pyspark' >/dev/null 2>&1 || { \
+		echo "installing: pyspark $(PYSPARK_VERSION) into contrib/spark/.venv"; \
+		python3 -m venv contrib/spark/.venv && \
+		contrib/spark/.venv/bin/pip install -q pyspark==$(PYSPARK_VERSION); }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -531,12 +531,7 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func verdictOf(r Case) Verdict {
-	if r == Success {
-		return UseRules
-	}
-	return AllowAll
-}
+func verdictOf(r Case) Verdict { return CaseVerdict(r) }
 
 // fetch makes one attempt and returns the new entry; prev is the entry it
 // replaces (nil for none).
@@ -637,11 +632,9 @@ func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
 		}
 		out.fail(cause)
 		return f.definitive(e, BadRedirect, resp.Header, nil)
-	case code == http.StatusTooManyRequests:
-		return f.unreachable(e, prev, resp, &StatusError{Code: code})
-	case code >= 400 && code <= 499:
+	case StatusCase(code) == Unavailable:
 		return f.definitive(e, Unavailable, resp.Header, nil)
-	default:
+	default: // 429, 5xx and the rest: StatusCase's Unreachable
 		return f.unreachable(e, prev, resp, &StatusError{Code: code})
 	}
 }

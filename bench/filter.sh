@@ -1,0 +1,41 @@
+#!/bin/sh
+# filter.sh: rep filter beside the datatrove + protego filter the Apertus
+# models used, on the same generated data, in one run (see BENCHMARKS.md).
+# Raw output: results/<date>/filter-*.  Needs bench/.venv with datatrove
+# and protego (never installed into rep's core):
+#   python3 -m venv bench/.venv && bench/.venv/bin/pip install datatrove==0.10.1 protego==0.7.0 regex orjson
+set -eu
+cd "$(dirname "$0")"
+N=${N:-1000000}
+OUT=${OUT:-results/$(date -u +%Y-%m-%d)}
+CORPUS=${REP_CORPUS:-../../shared/corpus}
+# The Apertus list (the crawlers whose opt-out removes a site) and "*".
+AGENTS='AI2Bot,Applebot-Extended,Bytespider,CCBot,CCBot/1.0,CCBot/2.0,ClaudeBot,cohere-training-data-crawler,Diffbot,Meta-ExternalAgent,Google-Extended,GPTBot,PanguBot,*'
+PY=.venv/bin/python
+$PY -c 'import datatrove, protego' 2>/dev/null || { echo "filter.sh: no datatrove+protego in bench/.venv (see the header)" >&2; exit 1; }
+mkdir -p "$OUT" data
+(cd .. && go build -o bench/data/rep ./cmd/rep)
+go build -o data/filtercmp ./cmd/filtercmp
+go run ./cmd/filterdata -corpus "$CORPUS" -out data -n "$N"
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; uname -srm; go version; echo "cores: $(nproc)"; uptime
+	$PY -c 'import sys, importlib.metadata as m; print("python", sys.version.split()[0], "datatrove", m.version("datatrove"), "protego", m.version("protego"))'
+	echo "rep: $(git rev-parse --short HEAD)"; echo "documents: $N"; echo "agents: $AGENTS"
+} > "$OUT/filter-env.txt"
+
+/usr/bin/time -v -o "$OUT/filter-rep.time" data/rep filter -captures data/captures.jsonl -agent "$AGENTS" -stats data/docs.jsonl > data/rep.jsonl 2> "$OUT/filter-rep.stderr"
+rm -rf data/dt
+/usr/bin/time -v -o "$OUT/filter-datatrove.time" $PY filter/datatrove_filter.py data "$CORPUS/robots" data/dt "$AGENTS" > "$OUT/filter-datatrove.log" 2>&1
+data/filtercmp -docs data/docs.jsonl -robots "$CORPUS/robots" -rep data/rep.jsonl -datatrove data/dt/kept.jsonl -agents "$AGENTS" > "$OUT/filter-verdicts.txt"
+
+summary() { # name timefile
+	awk -v n="$N" -v name="$1" '
+		/User time/ {u=$NF} /System time/ {s=$NF} /Maximum resident/ {rss=$NF}
+		/Elapsed \(wall clock\)/ {split($NF, a, ":"); w = (length(a) == 3) ? a[1]*3600 + a[2]*60 + a[3] : a[1]*60 + a[2]}
+		END {printf "%-20s wall %7.2f s  cpu %7.2f s  %10.0f docs/s  %10.0f docs/cpu-s  max RSS %6.1f MiB\n", name, w, u+s, n/w, n/(u+s), rss/1024}' "$2"
+}
+{
+	summary rep "$OUT/filter-rep.time"
+	summary datatrove+protego "$OUT/filter-datatrove.time"
+	cat "$OUT/filter-verdicts.txt"
+} | tee "$OUT/filter-summary.txt"

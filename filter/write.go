@@ -1,0 +1,56 @@
+package filter
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendJSON appends the verdict for url as one JSON object and a line
+// end: url, keep, class, and when a crawler decided, crawler, group, line
+// and rule. It allocates nothing for a plain ASCII URL.
+func (v *Verdict) AppendJSON(b []byte, url string) []byte {
+	b = append(b, `{"url":`...)
+	b = appendJSONString(b, url)
+	if v.Keep {
+		b = append(b, `,"keep":true,"class":"`...)
+	} else {
+		b = append(b, `,"keep":false,"class":"`...)
+	}
+	b = append(b, v.Class.String()...)
+	b = append(b, '"')
+	if v.Crawler != "" {
+		b = append(b, `,"crawler":`...)
+		b = appendJSONString(b, v.Crawler)
+		b = append(b, `,"group":`...)
+		b = appendJSONString(b, v.Group)
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(v.Line), 10)
+		b = append(b, `,"rule":`...)
+		if v.Line > 0 {
+			// Rule.String without its allocation.
+			if v.Rule.Allow {
+				b = append(b, `"Allow: `...)
+			} else {
+				b = append(b, `"Disallow: `...)
+			}
+			q := appendJSONString(b, v.Rule.Pattern)
+			b = append(q[:len(b)], q[len(b)+1:]...) // drop the pattern's opening quote
+		} else {
+			b = append(b, `""`...)
+		}
+	}
+	return append(b, "}\n"...)
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
