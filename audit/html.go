@@ -48,6 +48,11 @@ func WriteHTML(w io.Writer, r *Report) error {
 			row.TooFast = fmt.Sprintf("%s / %s", num(c.CrawlDelay.TooFast), num(c.CrawlDelay.CheckedGaps))
 		}
 		row.VerifiedBy = countList(c.VerifiedBy, nil)
+		if r.Verify == "off" {
+			// No identity was checked: a count of 0 would claim none
+			// verified; the text report shows "-" and says why.
+			row.Verified, row.Spoofed, row.VerifiedBy = notChecked, notChecked, notChecked
+		}
 		if g := c.Signatures; g != nil {
 			row.Signatures = fmt.Sprintf("%s verified, %s invalid, %s unverified", num(g.Verified), num(g.Invalid), num(g.Unverified))
 			row.BadSignatures = g.Invalid > 0
@@ -56,6 +61,10 @@ func WriteHTML(w io.Writer, r *Report) error {
 	}
 	return page.Execute(w, data)
 }
+
+// notChecked fills the identity columns of a report made without
+// verification, in the HTML and text reports alike.
+const notChecked = "not checked"
 
 type htmlRow struct {
 	C                                                             *Crawler
@@ -83,7 +92,7 @@ th:first-child,td:first-child{text-align:left}th{color:#5b6476;font-weight:600}
 svg text{font:12px system-ui,sans-serif;fill:#333}
 pre{white-space:pre-wrap;font-size:12px;background:#f6f7f9;padding:10px;border-radius:6px;overflow:auto}
 </style></head><body>
-<header><h1>{{.Title}}</h1><p>{{len .R.Sources}} log file(s) · verification: {{.R.Verify}} · generated {{.Generated}} by rep audit</p>{{if .R.VerifyErrors}}<p class="bad">DNS verification failed for {{.R.VerifyErrors}} address(es): {{.R.VerifyError}}. Their requests count as unverifiable.</p>{{end}}</header>
+<header><h1>{{.Title}}</h1><p>{{len .R.Sources}} log file(s) · verification: {{.R.Verify}}{{if eq .R.Verify "off"}} (identities not checked: rep audit -verify checks them){{end}} · generated {{.Generated}} by rep audit</p>{{if .R.VerifyErrors}}<p class="bad">DNS verification failed for {{.R.VerifyErrors}} address(es): {{.R.VerifyError}}. Their requests count as unverifiable.</p>{{end}}</header>
 <main>
 <div class="kpis">
 <div class="kpi"><b>{{.Lines}}</b><span>lines ({{.Bad}} bad)</span></div>

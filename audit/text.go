@@ -41,6 +41,8 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	if r.VerifyErrors > 0 {
 		p("verification: %s; failed for %s address(es): %s\n", r.Verify, num(r.VerifyErrors), r.VerifyError)
+	} else if r.Verify == "off" {
+		p("verification: off (identities %s: verified, spoofed and unverif. show -; rep audit -verify checks them)\n", notChecked)
 	} else {
 		p("verification: %s\n", r.Verify)
 	}

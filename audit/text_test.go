@@ -186,7 +186,7 @@ top paths:
 `},
 		{"one of each", oneReport(), `1 lines (1 bad), 1 requests, 2026-03-01 00:00 → 2026-03-01 00:00 UTC
 robots.txt: robots.txt (1h0m0s grace after a change)
-verification: off
+verification: off (identities not checked: verified, spoofed and unverif. show -; rep audit -verify checks them)
 
          crawler  requests  bytes  verified  spoofed  unverif.  disallowed  grace  robots.txt  2xx  3xx  4xx  5xx  too fast
        Googlebot         1    0 B         -        -         -           1      0           0    1    0    0    0         1

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/policy"
 )
@@ -30,33 +31,16 @@ import (
 // returns the status and body.
 func rawRequest(t *testing.T, base, target string, hdr ...string) (int, string) {
 	t.Helper()
-	addr := strings.TrimPrefix(base, "http://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var b strings.Builder
-	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\n", target)
-	host := addr
+	host := strings.TrimPrefix(base, "http://")
+	var rest []string
 	for i := 0; i+1 < len(hdr); i += 2 {
 		if strings.EqualFold(hdr[i], "Host") {
 			host = hdr[i+1]
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+		rest = append(rest, hdr[i], hdr[i+1])
 	}
-	fmt.Fprintf(&b, "Host: %s\r\nConnection: close\r\n\r\n", host)
-	if _, err := io.WriteString(c, b.String()); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	return rawLine(t, base, "GET "+target+" HTTP/1.1", append(rest, "Host", host)...)
 }
 
 // pathForms are spellings of a path (%s, without its leading "/") that
@@ -385,5 +369,225 @@ func TestMaxInFlight(t *testing.T) {
 	}
 	if most != 2 {
 		t.Errorf("%d requests reached the origin at once, want 2", most)
+	}
+}
+
+// rawLine sends a request whose request line is line, exactly as written,
+// with the headers (name, value pairs) to the server at base, and returns
+// the status and body.
+func rawLine(t *testing.T, base, line string, hdr ...string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var b strings.Builder
+	b.WriteString(line + "\r\n")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+	}
+	b.WriteString("Connection: close\r\n\r\n")
+	if _, err := io.WriteString(c, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// TestRequestForms: a request target in another form than a path is
+// judged as the path the origin is asked for, or refused: CONNECT and
+// "*" name no path of the site and are never passed on as "/".
+func TestRequestForms(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{})
+	host := strings.TrimPrefix(f.srv.URL, "http://")
+	for _, c := range []struct {
+		line, ua string
+		want     int
+		body     string // the origin's answer when passed on
+	}{
+		{"CONNECT " + host + " HTTP/1.1", browserUA, 400, ""},
+		{"CONNECT site.example:443 HTTP/1.1", browserUA, 400, ""},
+		// net/http answers OPTIONS * itself: never passed on.
+		{"OPTIONS * HTTP/1.1", browserUA, 200, ""},
+		{"GET * HTTP/1.1", browserUA, 400, ""},
+		{"GET http://" + host + "/private/x HTTP/1.1", googlebotUA, 403, ""},
+		{"GET http://" + host + "/.well-known/../private/x HTTP/1.1", googlebotUA, 403, ""},
+		{"GET http://" + host + "/public/x HTTP/1.1", browserUA, 200, "upstream /public/x"},
+		{"GET http://other.example/public/x HTTP/1.1", browserUA, 421, ""},
+		{"HEAD /private/x HTTP/1.1", googlebotUA, 403, ""},
+	} {
+		t.Run(c.line, func(t *testing.T) {
+			code, body := rawLine(t, f.srv.URL, c.line, "Host", host, "User-Agent", c.ua)
+			if code != c.want || c.body != "" && body != c.body || c.body == "" && strings.Contains(body, "upstream") {
+				t.Errorf("%d %q, want %d %q", code, body, c.want, c.body)
+			}
+		})
+	}
+}
+
+// TestPathParameters: a path with ;parameters, which servlet containers
+// (Tomcat, Jetty) serve as the path without them, is refused when either
+// reading is disallowed, and passed on as written when both are allowed.
+func TestPathParameters(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{Trust: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	for _, c := range []struct {
+		target string
+		want   int
+	}{
+		{"/private;x/y", 403},
+		{"/private;jsessionid=1/y", 403},
+		{"/private;/y", 403},
+		{"/%70rivate;x/y", 403},
+		{"/private/y;x", 403},
+		{"/public;jsessionid=1", 200},
+		{"/public/x;jsessionid=1?a=1", 200},
+		{"/robots.txt;x", 200},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			f.log.Reset()
+			code, body := rawRequest(t, f.srv.URL, c.target, googlebotFrom...)
+			if code != c.want || c.want == 403 && strings.Contains(body, "upstream") {
+				t.Errorf("%d %q, want %d", code, body, c.want)
+			}
+			if c.want == 403 {
+				if recs := f.records(t); len(recs) != 1 || recs[0]["action"] != "refuse" {
+					t.Errorf("log: %v", recs)
+				}
+			}
+		})
+	}
+}
+
+// TestHostForms: a host of Options.Hosts matches its request Host in any
+// case, with a trailing dot, with any port unless one is given, and an
+// IPv6 literal however it is written; nothing else does.
+func TestHostForms(t *testing.T) {
+	p, err := policy.Parse("site.toml", []byte(testPolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(p, upstream, Options{Hosts: []string{"Site.Example.", "[::1]", "2001:db8::1", "other.example:8443"}})
+	for host, want := range map[string]bool{
+		"site.example": true, "SITE.EXAMPLE": true, "site.example.": true, "site.example:8080": true, "site.example.:80": true,
+		"[::1]": true, "[::1]:8080": true, "[2001:db8::1]": true, "[2001:db8::1]:443": true, "[2001:DB8:0::1]": true,
+		"other.example:8443": true, "other.example": false, "other.example:443": false,
+		"site.example..": false, "evil.example": false, "[::2]": false, "": false, "site.example@evil.example": false,
+	} {
+		if got := g.served(host); got != want {
+			t.Errorf("served(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestEscapedRules: a policy path written with escapes (the only way to
+// write a literal $ or * in robots.txt) refuses the resource the origin
+// serves, however the request spells it: the origin decodes %24, %2A,
+// %2B and %7E alike.
+func TestEscapedRules(t *testing.T) {
+	p, err := policy.Parse("site.toml", []byte(`enforce = "block"
+[[group]]
+agents = ["*"]
+disallow = ["/p%24q", "/sp%2Ac", "/pl%2Bus/", "/%7Euser/", "/h%c3%a9/", "/x*y/", "/end$", "/*?session=", "/q?a=%7E%24"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(p, upstream, Options{Verifier: &identity.Verifier{}})
+	ip := netip.MustParseAddr("203.0.113.1")
+	const mj12 = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"
+	for target, refused := range map[string]bool{
+		"/p$q": true, "/p%24q": true, "/p%24q/x": true,
+		"/sp*c": true, "/sp%2Ac": true, "/sp%2ac": true, "/spzc": false,
+		"/pl+us/": true, "/pl%2Bus/x": true, "/plus/": false,
+		"/~user/": true, "/%7Euser/a": true, "/%7euser/": true,
+		"/h%C3%A9/": true, "/h\xc3\xa9/x": true,
+		"/xzzy/": true, "/x*y/": true, "/x$y/": true, "/xy": false,
+		"/end": true, "/end?": true, "/end/": false, "/end$": false, "/end%24": false,
+		"/a?session=1": true, "/a?%73ession=1": true, "/a?b=1&session=1": false, "/a?sessions": false, "/a?x=session": false,
+		"/q?a=~$": true, "/q?a=%7e%24": true, "/q?a=~": false,
+	} {
+		d := g.Decide(context.Background(), ip, mj12, target)
+		if got := d.Action == Refuse; got != refused {
+			t.Errorf("%s: %s (%s), want refused %v", target, d.Action, d.Reason, refused)
+		}
+	}
+}
+
+// TestEscapedHeaderPaths: a [[header]] path with %2A (a literal *) or
+// %2B is set on the page the origin serves for it, which the gate passes
+// on as /lit*star/x.pdf and /p+q/.
+func TestEscapedHeaderPaths(t *testing.T) {
+	f := newFixture(t, `[[header]]
+path = "/lit%2Astar/*.pdf$"
+x_robots_tag = "noindex"
+[[header]]
+path = "/p%2Bq/"
+x_robots_tag = "nofollow"
+`, Options{})
+	for path, want := range map[string]string{"/lit%2Astar/x.pdf": "noindex", "/lit%2astar/x.pdf": "noindex", "/litXstar/x.pdf": "",
+		"/p%2Bq/a": "nofollow", "/p+q/a": "nofollow", "/pq/": ""} {
+		if got := f.get(t, path, browserUA).Header.Get("X-Robots-Tag"); got != want {
+			t.Errorf("%s: X-Robots-Tag %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestCacheFlood: claims of Googlebot from more addresses than the
+// verification cache holds (anyone has them: an IPv6 /64) do not evict a
+// Googlebot already verified, which is not asked again.
+func TestCacheFlood(t *testing.T) {
+	p := mustPolicy(t, testPolicy)
+	g := New(p, upstream, Options{Verifier: &identity.Verifier{}, Logger: discardLogger()})
+	ctx := context.Background()
+	google := netip.MustParseAddr("66.249.66.1")
+	if d := g.Decide(ctx, google, googlebotUA, "/public/x"); d.Identity != identity.Verified {
+		t.Fatalf("Googlebot from %s: %s", google, d.Identity)
+	}
+	base := netip.MustParseAddr("2001:db8::").As16()
+	for i := range maxCache + 10 {
+		a := base
+		a[12], a[13], a[14], a[15] = byte(i>>24), byte(i>>16), byte(i>>8), byte(i)
+		if d := g.Decide(ctx, netip.AddrFrom16(a), googlebotUA, "/public/x"); d.Identity != identity.Spoofed {
+			t.Fatalf("claim %d: %s", i, d.Identity)
+		}
+	}
+	c, _ := crawlers.Match(googlebotUA)
+	g.mu.Lock()
+	_, kept := g.cache[cacheKey{google, c}]
+	n := len(g.cache)
+	g.mu.Unlock()
+	if !kept || n > maxCache {
+		t.Errorf("after %d spoofed claims: the verified Googlebot kept %v, %d entries (bound %d)", maxCache+10, kept, n, maxCache)
+	}
+}
+
+// TestObfuscatedForwardedFor: through a trusted proxy, an X-Forwarded-For
+// hop that is no address in its one spelling (127.1, 0x42.0xf9.0x42.1,
+// a zero-padded one) stops the walk: the request is judged by the last
+// address read, never by a spelling another parser would expand. An
+// IPv4-mapped IPv6 address is its IPv4 address.
+func TestObfuscatedForwardedFor(t *testing.T) {
+	f := newFixture(t, testPolicy, Options{Trust: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	for xff, want := range map[string]string{
+		"127.1":                               "127.0.0.1",
+		"0x42.0xf9.0x42.0x1":                  "127.0.0.1",
+		"066.249.066.001":                     "127.0.0.1",
+		"66.249.66.1, 127.1":                  "127.0.0.1",
+		"66.249.66.1 , 203.0.113.9 ":          "203.0.113.9",
+		"::ffff:66.249.66.1":                  "66.249.66.1",
+		"66.249.66.1,,":                       "127.0.0.1",
+		"1.2.3.4, 66.249.66.1%25x, 127.0.0.1": "127.0.0.1",
+	} {
+		f.log.Reset()
+		rawRequest(t, f.srv.URL, "/private/x?xff", "User-Agent", googlebotUA, "X-Forwarded-For", xff)
+		if recs := f.records(t); len(recs) != 1 || recs[0]["client_ip"] != want {
+			t.Errorf("X-Forwarded-For: %s: %v, want client_ip %s", xff, recs, want)
+		}
 	}
 }

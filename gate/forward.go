@@ -75,14 +75,19 @@ var Fronts = map[string]Front{"nginx": Nginx, "caddy": Caddy, "traefik": Traefik
 // is verified against the original request as the front describes it; its
 // authority must be one of Options.Hosts.
 //
-// A GET or HEAD of /robots.txt that carries no front's URI header is not
-// a question but a request the proxy passed on: it is answered with the
-// policy's robots.txt as ServeHTTP serves it, so the proxy can route
-// /robots.txt to the endpoint.
+// A GET or HEAD of /robots.txt is not a question but a request the proxy
+// passed on, whatever headers a client added to it (a front's URI header
+// included): it is answered with the policy's robots.txt as ServeHTTP
+// serves it, so the proxy can route /robots.txt to the endpoint. The
+// proxy's questions are asked of another path.
 func (g *Gate) ForwardAuth(front Front) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		uris := r.Header.Values(front.URI)
-		if len(uris) == 0 && (r.Method == http.MethodGet || r.Method == http.MethodHead) && g.isRobots(requestTarget(r)) {
+		// A request for /robots.txt is one the proxy passed on, whatever
+		// headers the client added to it: a question is asked of another
+		// path (/_rep_gate, or the address's own), and reading one here
+		// would log a decision the client wrote.
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && g.isRobots(requestTarget(r)) {
 			host := r.Host
 			if g.trusted(peer(r)) {
 				host = first(firstValue(r.Header.Get(front.Host)), host)

@@ -258,7 +258,7 @@ type cacheEntry struct {
 	expires time.Time
 }
 
-// maxCache bounds the verification cache; when full it starts afresh.
+// maxCache bounds the verification cache; when full, evict makes room.
 const maxCache = 1 << 16
 
 // Handler returns the middleware with default Options.
@@ -289,7 +289,13 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 		g.o.DNSFailure = DNSSpoofed
 	}
 	for _, h := range o.Hosts {
-		g.hosts = append(g.hosts, strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), "."))
+		h = strings.ToLower(strings.TrimSpace(h))
+		if name, port, err := net.SplitHostPort(h); err == nil {
+			h = net.JoinHostPort(hostName(name), port)
+		} else {
+			h = hostName(h)
+		}
+		g.hosts = append(g.hosts, h)
 	}
 	if o.MaxInFlight > 0 {
 		g.slots = make(chan struct{}, o.MaxInFlight)
@@ -300,7 +306,7 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 	for _, e := range []engine.Engine{engine.Google, engine.Bing, engine.Yandex, engine.RFC9309} {
 		pr := e.Parser()
 		if g.files[pr] == nil {
-			g.files[pr] = robotstxt.ParseWith(g.robots, robotstxt.Options{Profile: pr})
+			g.files[pr] = robotstxt.ParseWith(matchRules(g.robots), robotstxt.Options{Profile: pr})
 		}
 	}
 	return g
@@ -343,6 +349,7 @@ func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.p.SetHeaders(w.Header(), path)
+	dropUpgrade(r.Header)
 	in := r
 	if target != raw {
 		r = withTarget(r, target)
@@ -366,6 +373,22 @@ func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.log(r.Context(), d, r.Method, host, r.Proto, in.UserAgent(), r.Referer(), rw.status(), rw.n)
 }
 
+// dropUpgrade removes from h a request to upgrade the connection to
+// another protocol than WebSocket: once an origin switched it to h2c, the
+// requests it carries would reach the origin without the gate seeing
+// them. Without its Upgrade the request is answered over HTTP/1.1.
+func dropUpgrade(h http.Header) {
+	for _, v := range h.Values("Upgrade") {
+		for p := range strings.SplitSeq(v, ",") {
+			if !strings.EqualFold(strings.TrimSpace(p), "websocket") {
+				h.Del("Upgrade")
+				h.Del("HTTP2-Settings")
+				return
+			}
+		}
+	}
+}
+
 // pass hands r to next, within Options.MaxInFlight.
 func (g *Gate) pass(w http.ResponseWriter, r *http.Request) {
 	if g.slots != nil {
@@ -382,8 +405,10 @@ func (g *Gate) pass(w http.ResponseWriter, r *http.Request) {
 }
 
 // requestTarget is r's target as the client sent it: its path and query.
+// A CONNECT's is its authority (host:port), which has no path: it is
+// refused rather than judged as "/" and passed on as a tunnel.
 func requestTarget(r *http.Request) string {
-	if strings.HasPrefix(r.RequestURI, "/") {
+	if strings.HasPrefix(r.RequestURI, "/") || r.Method == http.MethodConnect && r.RequestURI != "" {
 		return r.RequestURI
 	}
 	return r.URL.RequestURI() // absolute-form, "*", or a client-side request
@@ -432,15 +457,27 @@ func (g *Gate) listed(host string) bool {
 	host = strings.ToLower(host)
 	name, port, err := net.SplitHostPort(host)
 	if err != nil {
-		name, port = strings.Trim(host, "[]"), ""
+		name, port = host, ""
 	}
-	name = strings.TrimSuffix(name, ".")
+	name = hostName(name)
 	for _, h := range g.hosts {
 		if h == name || port != "" && h == net.JoinHostPort(name, port) {
 			return true
 		}
 	}
 	return false
+}
+
+// hostName is a host name (lower-case) without a trailing dot, or an IP
+// literal, without brackets, in its one spelling.
+func hostName(name string) string {
+	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
+		name = name[1 : len(name)-1]
+	}
+	if a, err := netip.ParseAddr(name); err == nil {
+		return a.String()
+	}
+	return strings.TrimSuffix(name, ".")
 }
 
 // serveRobots serves the policy's robots.txt and logs the request, from ip
@@ -529,7 +566,17 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 		}
 	}
 	a := rep.AgentFor(c, engine.Auto)
-	rd := a.Decide(g.files[a.Parser()], target)
+	f := g.files[a.Parser()]
+	rd := a.Decide(f, matchTarget(target))
+	as := ""
+	if bare, ok := withoutParams(target); ok && rd.Allowed {
+		// Tomcat, Jetty and the frameworks on them serve /private;x/y as
+		// /private/y: a path with parameters is refused when either
+		// reading of it is.
+		if bd := a.Decide(f, matchTarget(bare)); !bd.Allowed {
+			rd, as = bd, " as "+bare+", its ;parameters removed as servlet containers do"
+		}
+	}
 	d.Rule = rd.Rule
 	if rd.Allowed {
 		d.Reason = "allowed by robots.txt"
@@ -539,8 +586,31 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 		return d
 	}
 	d.Action = Refuse
-	d.Reason = fmt.Sprintf("%s disallowed by robots.txt line %d (%s)", c.Name, rd.Rule.Line, rd.Rule)
+	d.Reason = fmt.Sprintf("%s disallowed by robots.txt line %d (%s)%s", c.Name, rd.Rule.Line, rd.Rule, as)
 	return g.enforced(d)
+}
+
+// withoutParams returns target with every path segment's parameters (from
+// ";" to the segment's end) removed, and whether it had any.
+func withoutParams(target string) (string, bool) {
+	path, query, hasQuery := strings.Cut(target, "?")
+	if !strings.Contains(path, ";") {
+		return target, false
+	}
+	var b strings.Builder
+	b.Grow(len(target))
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		seg, _, _ = strings.Cut(seg, ";")
+		b.WriteString(seg)
+	}
+	if hasQuery {
+		b.WriteByte('?')
+		b.WriteString(query)
+	}
+	return b.String(), true
 }
 
 // enforced turns a refusal into LogOnly unless the gate blocks.
@@ -583,10 +653,28 @@ func (g *Gate) verify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler) i
 func (g *Gate) remember(k cacheKey, res identity.Result, expires time.Time) {
 	g.mu.Lock()
 	if len(g.cache) >= maxCache {
-		clear(g.cache)
+		g.evict()
 	}
 	g.cache[k] = cacheEntry{res, expires}
 	g.mu.Unlock()
+}
+
+// evict makes room in the full cache: it drops the expired verdicts and
+// those that are not Verified, which anyone can add by claiming a
+// crawler from addresses of their own (an IPv6 /64 has enough), and only
+// when every one left is a verified crawler's, all of them. A flood of
+// spoofed claims so never evicts the crawlers already verified. g.mu is
+// held.
+func (g *Gate) evict() {
+	now := g.o.Now()
+	for k, e := range g.cache {
+		if e.v.Verdict != identity.Verified || !now.Before(e.expires) {
+			delete(g.cache, k)
+		}
+	}
+	if len(g.cache) >= maxCache {
+		clear(g.cache)
+	}
 }
 
 // clientIP is the address to judge r by: the connection's, or when it

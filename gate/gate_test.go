@@ -310,7 +310,9 @@ func TestForwardAuth(t *testing.T) {
 }
 
 // TestForwardAuthRobots: the endpoint serves the policy's robots.txt to a
-// request the proxy passed on, and still answers a question about it.
+// request the proxy passed on, even one whose client added a front's URI
+// header: a question is never asked at /robots.txt, and reading that
+// header would log a decision the client wrote.
 func TestForwardAuthRobots(t *testing.T) {
 	f := newFixture(t, testPolicy, Options{})
 	fa := httptest.NewServer(f.g.ForwardAuth(Nginx))
@@ -333,7 +335,16 @@ func TestForwardAuthRobots(t *testing.T) {
 	}
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 403 || len(body) != 0 {
-		t.Errorf("a question at /robots.txt: %d %q", resp.StatusCode, body)
+	if resp.StatusCode != 200 || !bytes.Equal(body, f.g.robots) {
+		t.Errorf("/robots.txt with X-Original-URI: %d %q", resp.StatusCode, body)
+	}
+	recs := f.records(t)
+	if len(recs) != 2 {
+		t.Errorf("%d records, want the two robots.txt fetches: %v", len(recs), recs)
+	}
+	for _, rec := range recs {
+		if rec["uri"] != "/robots.txt" {
+			t.Errorf("logged %v, want /robots.txt only", rec)
+		}
 	}
 }

@@ -22,7 +22,7 @@ import (
 //
 // The query keeps its bytes, with escapes of unreserved characters decoded,
 // every escape's hex digits in upper case, and the bytes a URI may not
-// hold escaped.
+// hold escaped; an empty query is dropped (/x? is /x).
 //
 // A target whose path origins resolve differently is refused with a
 // *RequestError whose Reason is AmbiguousPath, never guessed at: an encoded
@@ -30,9 +30,11 @@ import (
 // others keep it), an encoded dot segment (%2e%2e, .%2E: some origins
 // decode it and then climb, others serve it as a name), a dot segment with
 // parameters (..;/, which Tomcat resolves as ..), a backslash literal or
-// encoded (a separator on Windows servers), an encoded NUL, a malformed
-// escape, a control character or a fragment, and a path that does not
-// begin with "/".
+// encoded (a separator on Windows servers), an encoded NUL, a
+// double-encoded escape (%252e: an origin that decodes twice reads a
+// dot), an overlong UTF-8 sequence (%C0%AE, a dot to lenient decoders), a
+// malformed escape, a control character or a fragment, and a path that
+// does not begin with "/".
 func Canonical(target string, mergeSlashes bool) (string, error) {
 	if isCanonical(target, mergeSlashes) {
 		return target, nil // most requests: no work, no allocation
@@ -61,6 +63,7 @@ func canonical(target string, mergeSlashes bool) (string, error) {
 		rest = after
 		b.Reset()
 		encodedDot := false
+		var prev byte // the byte decoded before c in this segment
 		for i := 0; i < len(raw); i++ {
 			c := raw[i]
 			if c == '%' {
@@ -78,6 +81,10 @@ func canonical(target string, mergeSlashes bool) (string, error) {
 					return bad("an encoded NUL (%00)")
 				case '.':
 					encodedDot = true
+				case '%':
+					if i+2 < len(raw) && isHex(raw[i+1]) && isHex(raw[i+2]) {
+						return bad("a double-encoded escape (%25 and two hex digits), another path to an origin that decodes twice")
+					}
 				}
 			} else {
 				switch {
@@ -89,6 +96,10 @@ func canonical(target string, mergeSlashes bool) (string, error) {
 					return bad("a control character")
 				}
 			}
+			if overlong(prev, c) {
+				return bad("an overlong UTF-8 sequence, which lenient decoders read as an ASCII byte (%C0%AE as .)")
+			}
+			prev = c
 			writePathByte(&b, c)
 		}
 		seg := b.String()
@@ -126,11 +137,28 @@ func canonical(target string, mergeSlashes bool) (string, error) {
 	if trailing || len(segs) == 0 {
 		out.WriteByte('/')
 	}
-	if hasQuery {
+	if hasQuery && query != "" { // /x? is /x to every origin
 		out.WriteByte('?')
 		canonicalQuery(&out, query)
 	}
 	return out.String(), nil
+}
+
+// overlong reports whether c, after prev, makes an overlong UTF-8
+// sequence: one that spells a character in more bytes than it needs, as
+// %C0%AE spells ".". Such bytes are no valid UTF-8 and no usual text in
+// another encoding, and the decoders that accept them are the ones that
+// resolve them into a dot or a slash.
+func overlong(prev, c byte) bool {
+	switch prev {
+	case 0xC0, 0xC1:
+		return 0x80 <= c && c <= 0xBF
+	case 0xE0:
+		return 0x80 <= c && c <= 0x9F
+	case 0xF0:
+		return 0x80 <= c && c <= 0x8F
+	}
+	return false
 }
 
 // isCanonical reports whether target is its own canonical form without
@@ -159,6 +187,9 @@ func isCanonical(target string, mergeSlashes bool) bool {
 	last := target[segStart:i]
 	if last == "." || last == ".." || strings.HasPrefix(last, ".;") || strings.HasPrefix(last, "..;") {
 		return false
+	}
+	if i == len(target)-1 {
+		return false // an empty query, dropped
 	}
 	for ; i < len(target); i++ {
 		if c := target[i]; c == '%' || c <= ' ' || c >= 0x7f || c == '#' {

@@ -42,7 +42,15 @@ func TestCanonical(t *testing.T) {
 		{in: "/a%3Fb?c", want: "/a%3Fb?c"},
 		{in: "/a;jsessionid=1", want: "/a;jsessionid=1"},
 		{in: "/x?%73ession=1&a=%2f%zz", want: "/x?session=1&a=%2F%zz"},
-		{in: "/x?", want: "/x?"},
+		{in: "/x?", want: "/x"},
+		{in: "/x/?", want: "/x/"},
+		{in: "/x%3F?", want: "/x%3F"},
+		{in: "/x??", want: "/x??"},
+		{in: "/100%25a", want: "/100%25a"},
+		{in: "/caf%E9", want: "/caf%E9"},             // Latin-1
+		{in: "/%C3%80%C2%AE", want: "/%C3%80%C2%AE"}, // U+00C0 U+00AE
+		{in: "/%E0%A0%80", want: "/%E0%A0%80"},       // U+0800, the first 3-byte one
+		{in: "/%F0%90%80%80", want: "/%F0%90%80%80"}, // U+10000
 		{in: "/a.b/c..d/...", want: "/a.b/c..d/..."},
 		// Ambiguous: refused.
 		{in: "/private%2fx"},
@@ -65,6 +73,18 @@ func TestCanonical(t *testing.T) {
 		{in: "*"},
 		{in: ""},
 		{in: "http://example.com/x"},
+		// Double-encoded escapes and overlong UTF-8.
+		{in: "/%252e%252e/private/x"},
+		{in: "/.well-known/%252E%252E/private/x"},
+		{in: "/private%252fx"},
+		{in: "/%2570rivate/x"},
+		{in: "/%C0%AE%C0%AE/private/x"},
+		{in: "/%c0%ae./private/x"},
+		{in: "/a%C0%AFb"},
+		{in: "/a%C1%9Cb"},
+		{in: "/%E0%80%AE%E0%80%AE/x"},
+		{in: "/%F0%80%80%AE/x"},
+		{in: "/a\xc0\xafb"},
 	} {
 		for _, merge := range []bool{true, false} {
 			want := tt.want

@@ -12,8 +12,9 @@ const (
 	MaxKeyParts = 8
 	// MaxNesting bounds how deep arrays and inline tables nest.
 	MaxNesting = 8
-	// MaxKeys bounds the keys and table headers of a file: a policy of
-	// 10,000 groups of four keys each stays under it.
+	// MaxKeys bounds the keys and table headers of a file, each part of
+	// a dotted one counted (the decoder's work grows with the parts): a
+	// policy of 10,000 groups of four keys each stays under it.
 	MaxKeys = 50_000
 )
 
@@ -21,7 +22,7 @@ const (
 // just enough TOML to tell strings and comments from the rest: outside
 // them, a dot joins two parts of a key (it also counts the dot of a float
 // or a date, one at most, well under the bound), '[' and '{' open a level,
-// and every '=' and table header is a key. It returns the line and what is
+// and every '=', table header and dot of a key counts as a key. It returns the line and what is
 // over the bound, or 0 and "" for a file within them. A file that is not
 // TOML passes through to the decoder, whose error names the line.
 func prescan(data []byte) (line int, why string) {
@@ -47,6 +48,7 @@ func prescan(data []byte) (line int, why string) {
 			continue // a quoted part of a key keeps the run of parts
 		case c == '.':
 			parts++
+			keys++
 			if parts > MaxKeyParts {
 				return line, fmt.Sprintf("a dotted key or table name of more than %d parts", MaxKeyParts)
 			}
@@ -74,7 +76,7 @@ func prescan(data []byte) (line int, why string) {
 			parts = 1
 		}
 		if keys > MaxKeys {
-			return line, fmt.Sprintf("more than %d keys and tables", MaxKeys)
+			return line, fmt.Sprintf("more than %d keys and tables (each part of a dotted one counted)", MaxKeys)
 		}
 		if c != ' ' && c != '\t' {
 			lineStart = false

@@ -96,6 +96,14 @@ func TestDottedKeysMemory(t *testing.T) {
 		{"nested keys", strings.Repeat("a.", size/4) + "b = 1\n" + strings.Repeat("a.", size/4) + "c = 1\n"},
 		{"many keys", many.String()},
 		{"many tables", manyTables(size, within)},
+		// Dotted keys in one inline table cost the decoder most: 990 KB
+		// of them, within the other bounds, took 420 MB.
+		{"inline table keys", inlineKeys(size, within)},
+		{"inline table keys, the file cap", inlineKeys(MaxBytes-100, within)},
+		{"many keys, the file cap", manyKeys(MaxBytes-100, within)},
+		// The most the bounds let through: inline keys of MaxKeyParts
+		// parts up to MaxKeys.
+		{"inline table keys at MaxKeys", inlineKeysN(MaxKeys/MaxKeyParts-2, within)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runtime.GC()
@@ -113,6 +121,34 @@ func TestDottedKeysMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+func inlineKeys(size int, name string) string {
+	var b strings.Builder
+	b.WriteString("x = {")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "%s%x = 1, ", name, i)
+	}
+	b.WriteString("y = 1}\n")
+	return b.String()
+}
+
+func inlineKeysN(n int, name string) string {
+	var b strings.Builder
+	b.WriteString("x = {")
+	for i := range n {
+		fmt.Fprintf(&b, "%s%x = 1, ", name, i)
+	}
+	b.WriteString("y = 1}\n")
+	return b.String()
+}
+
+func manyKeys(size int, name string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "%s%x = 1\n", name, i)
+	}
+	return b.String()
 }
 
 func manyTables(size int, name string) string {

@@ -73,24 +73,13 @@ func known(t string) bool {
 	return false
 }
 
-// closestToken returns ", did you mean X?" for the registry token one or
-// two edits from t, else "".
+// closestToken returns ", did you mean X?" for the registry name or token
+// a misspelt t most likely meant (crawlers.Suggest), else "".
 func closestToken(t string) string {
-	best, dist := "", 3
-	for _, c := range crawlers.All() {
-		for _, k := range c.Tokens {
-			if len(k) < len(t)-2 || len(k) > len(t)+2 {
-				continue // more than two edits apart
-			}
-			if d := editDistance(strings.ToLower(t), strings.ToLower(k)); d < dist {
-				best, dist = k, d
-			}
-		}
+	if s := crawlers.Suggest(t); len(s) > 0 {
+		return ", did you mean " + s[0] + "?"
 	}
-	if best == "" {
-		return ""
-	}
-	return ", did you mean " + best + "?"
+	return ""
 }
 
 // Check lints the policy and the robots.txt it generates: tokens and

@@ -30,43 +30,76 @@ func (h Header) Fields() []Field {
 	return out
 }
 
-// Matches reports whether path (the request's path, %-encoded as sent,
-// without the query) matches the [[header]]'s pattern, as robots.txt
-// matches a rule: "*" any run of characters, a final "$" the end.
+// Matches reports whether path (the request's path without the query,
+// %-encoded as sent or as the gate passes it on) matches the [[header]]'s
+// pattern, as robots.txt matches a rule: "*" any run of characters, a
+// final "$" the end. Both are compared in one spelling (MatchPattern,
+// MatchPath).
 func (p *Policy) Matches(i int, path string) bool {
 	p.headerOnce.Do(func() {
 		p.headers = make([]*robotstxt.Agent, len(p.Headers))
 		for i, h := range p.Headers {
 			// One rule in a file of its own: the matcher robots.txt uses,
 			// not a second one.
-			p.headers[i] = robotstxt.Parse([]byte("User-agent: *\nDisallow: " + normalizeEscapes(h.Path) + "\n")).Star()
+			p.headers[i] = robotstxt.Parse([]byte("User-agent: *\nDisallow: " + MatchPattern(h.Path) + "\n")).Star()
 		}
 	})
-	return p.headers[i].Check(normalizeEscapes(path)).Rule.Line > 0
+	return p.headers[i].Check(MatchPath(path)).Rule.Line > 0
 }
 
-// normalizeEscapes writes the %-escapes of s as RFC 3986 §6.2.2 compares
-// them: an unreserved character decoded, any other escape in upper case.
-// "/h%c3%a9/%7Eme" and "/h%C3%A9/~me" are one path, as they are for the
-// servers, which match the decoded path.
-func normalizeEscapes(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
+// MatchPattern returns a robots.txt pattern (a policy path, a rule) in
+// the spelling patterns and paths are compared in, as the origin serves
+// a path: in its path part, an escape of an unreserved character, a
+// sub-delim, ":" or "@" decoded (/h%7Eu, /p%2Bq are /h~u, /p+q), except
+// %24 and %2A, which stand for a literal $ and * (robots.txt has no other
+// way to write them); in its query, escapes of unreserved characters
+// decoded; every other escape in upper case, and a byte a URI may not
+// hold escaped. Its wildcards * and $ stay as they are.
+func MatchPattern(p string) string {
+	return matchSpelling(p, true)
+}
+
+// MatchPath returns a request path (and query, if any) in the spelling
+// of MatchPattern, with a literal $ and * escaped: in a path they are
+// characters, never a wildcard or an anchor.
+func MatchPath(path string) string {
+	return matchSpelling(path, false)
+}
+
+func matchSpelling(s string, pattern bool) string {
 	const hex = "0123456789ABCDEF"
-	b := make([]byte, 0, len(s))
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c != '%' && c > ' ' && c < 0x7f && (pattern || c != '$' && c != '*')
+	}
+	if clean {
+		return s // most paths: nothing to rewrite, no allocation
+	}
+	b := make([]byte, 0, len(s)+8)
+	inQuery := false
 	for i := 0; i < len(s); i++ {
-		if s[i] != '%' || i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
-			b = append(b, s[i])
+		c := s[i]
+		switch {
+		case c == '?' && !inQuery:
+			inQuery = true
+			b = append(b, c)
+			continue
+		case c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]):
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			i += 2
+			unreserved := d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' || d == '-' || d == '.' || d == '_' || d == '~'
+			if unreserved || !inQuery && strings.IndexByte("!&'()+,;=:@", d) >= 0 {
+				b = append(b, d)
+				continue
+			}
+			c = d
+		case c <= ' ' || c >= 0x7f || !pattern && (c == '$' || c == '*'):
+		default:
+			b = append(b, c)
 			continue
 		}
-		c := unhex(s[i+1])<<4 | unhex(s[i+2])
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b = append(b, c)
-		} else {
-			b = append(b, '%', hex[c>>4], hex[c&15])
-		}
-		i += 2
+		b = append(b, '%', hex[c>>4], hex[c&15])
 	}
 	return string(b)
 }

@@ -34,6 +34,16 @@ func TestValuesRefused(t *testing.T) {
 		{"path not UTF-8", "[[header]]\npath = \"/a%FF/\"\nx_robots_tag = \"noindex\"\n", 2, "header[1].path"},
 		{"path brace", "[[header]]\npath = \"/a{1}\"\nx_robots_tag = \"noindex\"\n", 2, "header[1].path"},
 		{"comment newline", "[[group]]\nagents = [\"*\"]\ncomment = \"a\\nUser-agent: x\"\n", 3, "group[1].comment"},
+		// Line breaks to readers that split Unicode lines (Python's
+		// str.splitlines, which urllib.robotparser uses): U+2028, U+2029,
+		// NEL (U+0085) and the other C1 controls.
+		{"path U+2028", "[[group]]\nagents = [\"*\"]\ndisallow = [\"/x\\u2028User-agent:GPTBot\\u2028Allow:/\"]\n", 3, "group[1].disallow"},
+		{"path U+2029", "[[group]]\nagents = [\"*\"]\nallow = [\"/x\\u2029Allow:/\"]\n", 3, "group[1].allow"},
+		{"usage NEL", "[[group]]\nagents = [\"*\"]\ncontent_usage = \"train-ai=n\\u0085Allow: /\"\n", 3, "group[1].content_usage"},
+		{"signal U+2028", "[usage]\ncontent_signal = \"search=yes\\u2028Disallow: /\"\n", 2, "usage.content_signal"},
+		{"comment C1", "[[group]]\nagents = [\"*\"]\ncomment = \"a\\u009bx\"\n", 3, "group[1].comment"},
+		{"header U+2028", "[[header]]\npath = \"/\"\nx_robots_tag = \"noindex\\u2028X: y\"\n", 3, "header[1].x_robots_tag"},
+		{"agent U+2028", "[[group]]\nagents = [\"x\\u2028Allow:/\"]\ndisallow = [\"/\"]\n", 2, "group[1].agents"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("p.toml", []byte(tc.src))
@@ -224,5 +234,62 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		p.Check()
+	})
+}
+
+// TestHeaderEscapedPaths: a [[header]] path written with escapes matches
+// the path as the origin serves it, in the spelling the client sent or
+// the one the gate passes on (sub-delims decoded): %2A and %24 stand for
+// a literal * and $, %2B for +, %7E for ~.
+func TestHeaderEscapedPaths(t *testing.T) {
+	p, err := Parse("s.toml", []byte(`[[header]]
+path = "/lit%2Astar/*.pdf$"
+x_robots_tag = "noindex"
+[[header]]
+path = "/d%24/"
+x_robots_tag = "nofollow"
+[[header]]
+path = "/p%2Bq/"
+x_robots_tag = "noarchive"
+[[header]]
+path = "/t%7Eu/"
+x_robots_tag = "nosnippet"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/lit*star/x.pdf": "noindex", "/lit%2Astar/x.pdf": "noindex", "/lit%2astar/x.pdf": "noindex", "/litXstar/x.pdf": "", "/lit*star/x.pdfz": "",
+		"/d$/": "nofollow", "/d%24/x": "nofollow", "/d/": "",
+		"/p+q/": "noarchive", "/p%2Bq/": "noarchive", "/p%2bq/": "noarchive", "/p q/": "",
+		"/t~u/": "nosnippet", "/t%7Eu/": "nosnippet", "/t%7eu/a": "nosnippet",
+	} {
+		var got []string
+		for _, f := range p.HeadersFor(path) {
+			got = append(got, f.Value)
+		}
+		if strings.Join(got, ", ") != want {
+			t.Errorf("HeadersFor(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// FuzzMatchSpelling: the spelling patterns and paths are compared in is
+// its own spelling, and a path in it holds no wildcard or anchor.
+func FuzzMatchSpelling(f *testing.F) {
+	for _, s := range []string{"/a%2Ab$", "/p%2bq/~u?x=%7e%24", "/h\xc3\xa9 x", "/d$/*", "/%zz%2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pat, path := MatchPattern(s), MatchPath(s)
+		if again := MatchPattern(pat); again != pat {
+			t.Fatalf("MatchPattern(%q) = %q, again %q", s, pat, again)
+		}
+		if again := MatchPath(path); again != path {
+			t.Fatalf("MatchPath(%q) = %q, again %q", s, path, again)
+		}
+		if strings.ContainsAny(path, "$*") {
+			t.Fatalf("MatchPath(%q) = %q holds a wildcard", s, path)
+		}
 	})
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rep-toolkit/rep/crawlers"
 )
 
 // Enforce says what the gate and the middleware do with a request the
@@ -297,7 +299,7 @@ func suggest(k toml.Key) string {
 		if top != (len(k) == 1) {
 			continue
 		}
-		if d := editDistance(name, cand); d < dist || d == dist && cand < best {
+		if d := crawlers.EditDistance(name, cand); d < dist || d == dist && cand < best {
 			best, dist = cand, d
 		}
 	}
@@ -308,27 +310,6 @@ func suggest(k toml.Key) string {
 		best = t
 	}
 	return ": did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // keyName writes a TOML key path as the messages name it: group[2].allow.
@@ -443,11 +424,19 @@ func isToken(s string) bool {
 }
 
 // checkValue refuses what would break out of a robots.txt line or a
-// server configuration's string: control characters.
+// server configuration's string: control characters, and the characters
+// that end a line for readers that split Unicode text into lines (Python's
+// str.splitlines, which urllib.robotparser reads robots.txt with): the C1
+// controls (NEL, U+0085, among them), U+2028 and U+2029.
 func checkValue(s string) error {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
+	for i, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
 			return fmt.Errorf("control character at byte %d", i)
+		case r >= 0x80 && r <= 0x9f:
+			return fmt.Errorf("control character U+%04X at byte %d", r, i)
+		case r == 0x2028 || r == 0x2029:
+			return fmt.Errorf("U+%04X at byte %d, a line break to Unicode-aware readers (Python's splitlines)", r, i)
 		}
 	}
 	return nil

@@ -73,6 +73,14 @@ content_usage = "train-ai=n"
 path = "/lit%2Astar/*.pdf$"
 x_robots_tag = "noarchive"
 
+[[header]]
+path = "/p%2Bq/"
+x_robots_tag = "nosnippet"
+
+[[header]]
+path = "/d%24/"
+x_robots_tag = "noimageindex"
+
 [usage]
 content_usage = "train-ai=y"
 `
@@ -102,7 +110,8 @@ func exercise(t *testing.T, p *Policy, port int) {
 		return resp
 	}
 	for _, path := range []string{"/docs/a.pdf", "/docs/a.pdf.html", "/drafts/b.html", "/drafts/c.pdf", "/page.html",
-		"/a%20b/c.html", "/a%20b", "/h%C3%A9/x", "/h%c3%a9/", "/lit%2Astar/x.pdf", "/lit%2Astar/x.pdfz", "/litXstar/x.pdf"} {
+		"/a%20b/c.html", "/a%20b", "/h%C3%A9/x", "/h%c3%a9/", "/lit%2Astar/x.pdf", "/lit%2Astar/x.pdfz", "/litXstar/x.pdf",
+		"/p%2Bq/x", "/p+q/x", "/pq/x", "/d%24/x", "/d$/x", "/d/x"} {
 		r := get(path, browserUA)
 		if r.StatusCode == http.StatusForbidden {
 			t.Errorf("browser %s: 403", path)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -65,11 +66,16 @@ type delayJSON struct {
 // (the fields of the verdict shape), its group, and one verdict per URL in
 // the verdict shape of rep.Decision.
 type checkResponse struct {
-	Agent      string    `json:"agent"`
-	Engine     string    `json:"engine"`
-	Tokens     []string  `json:"tokens"`
-	ParserOnly bool      `json:"parser_only"`
-	Notes      []string  `json:"notes"`
+	Agent      string   `json:"agent"`
+	Engine     string   `json:"engine"`
+	Tokens     []string `json:"tokens"`
+	ParserOnly bool     `json:"parser_only"`
+	// Notes say what the crawler registry changed about the answer, each
+	// only where it applies to this file (internal/notes).
+	Notes []string `json:"notes"`
+	// DidYouMean are the registry names a name it does not know may be a
+	// misspelling of (crawlers.Suggest); absent for a known name.
+	DidYouMean []string  `json:"did_you_mean,omitempty"`
 	Group      groupJSON `json:"group"`
 	// Results are in the order of the URLs: a verdict, or for a URL that
 	// is neither a path nor an absolute http(s) URL, the verdict fields
@@ -114,13 +120,14 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	opts := a.ParseOptions()
 	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
-	notes := a.Notes
-	if notes == nil {
-		notes = []string{}
+	ns := notes.For(a, g.Group())
+	if ns == nil {
+		ns = []string{}
 	}
 	resp := checkResponse{
-		Agent: a.Name, Engine: a.Engine.String(), Tokens: a.Tokens, ParserOnly: a.ParserOnly, Notes: notes,
-		Group: groupOf(g), Results: make([]batchItem, len(req.URLs)),
+		Agent: a.Name, Engine: a.Engine.String(), Tokens: a.Tokens, ParserOnly: a.ParserOnly, Notes: ns,
+		DidYouMean: notes.Suggestions(a),
+		Group:      groupOf(g), Results: make([]batchItem, len(req.URLs)),
 		Sitemaps: sitemapsOf(f), Size: f.Size(), Truncated: f.Truncated(), ParsedBytes: f.ParsedBytes(),
 	}
 	for l := range robotstxt.Lines(data, opts) {

@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	use "github.com/rep-toolkit/rep/usage"
 )
 
 func init() {
@@ -21,8 +23,10 @@ func init() {
 
 const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile ENGINE] [-parser-only] [-allow-private] [-json] [-v] [URL ...]
 
-Tests each URL against robots.txt for one crawler and prints the verdict and
-the deciding line. URLs come from the arguments, or one per line on standard
+Tests each URL against robots.txt for one crawler and prints the verdict, the
+deciding line and the group it belongs to ("group bingbot (line 58)"), and
+under it the usage preference (train-ai, ai-use, search) when robots.txt
+states one for the URL. URLs come from the arguments, or one per line on standard
 input when there are none or the only one is -; a bare path (/x) is accepted.
 
 Without -robots, each URL's robots.txt is fetched from its site, as a crawler
@@ -32,8 +36,10 @@ would (see rep fetch); -v also prints how it was fetched.
 fallback chain separated by commas (Googlebot-Image,Googlebot): the first
 name with a group wins, else the * group. A crawler the registry knows is
 answered for as it behaves: Googlebot-Image falls back to Googlebot's group,
-AdsBot-Google ignores the * group, bingbot follows Bing's rules; the output
-says so. -parser-only gives the bare parser's answer instead.
+AdsBot-Google ignores the * group, bingbot follows Bing's rules; a note says
+so where it decides the answer. A name the registry does not know is
+answered as the file names it, with "did you mean" when it is close to a
+known one (Googlebto: Googlebot). -parser-only gives the bare parser's answer instead.
 
 A URL that is neither absolute (http or https) nor a path is reported with
 its position (argument N, standard input line N) and the others are still
@@ -120,11 +126,8 @@ func runCheck(e *env) int {
 	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
-	if !*asJSON {
-		for _, n := range a.Notes {
-			fmt.Fprintf(out, "%-10s %s\n", "note", n)
-		}
-	}
+	tell := notes.NewTeller(a)
+	said := map[string]bool{} // notes printed: each once, before the first verdict it applies to
 	n, bad := 0, 0
 	for out.Err() == nil {
 		u, err := next()
@@ -168,14 +171,21 @@ func runCheck(e *env) int {
 			if !*verbose {
 				d.Fetch = checkBrief(d.Fetch)
 			}
-			enc.Encode(d)
+			j := d.JSON()
+			j.Notes = tell.For(d.Group)
+			enc.Encode(j)
 			continue
 		}
-		verdict := "allowed"
-		if !d.Allowed {
-			verdict = "disallowed"
+		for _, n := range tell.For(d.Group) {
+			if len(said) >= maxSaid {
+				clear(said) // bounded: past many sites' notes, one may be said again
+			}
+			if !said[n] {
+				said[n] = true
+				fmt.Fprintf(out, "%-10s %s\n", "note", n)
+			}
 		}
-		fmt.Fprintf(out, "%-10s %s  %s\n", verdict, u, d.Why())
+		checkText(out, u, d)
 		if *verbose && d.Fetch != nil {
 			info := "robots.txt: " + d.Fetch.String()
 			for _, w := range d.Fetch.Warnings {
@@ -199,6 +209,71 @@ func runCheck(e *env) int {
 		return exitUsage
 	}
 	return status
+}
+
+// maxSaid bounds the notes rep check remembers having printed.
+const maxSaid = 1024
+
+// checkText prints one verdict: the URL, the deciding line and the group
+// it belongs to, and under it the usage verdict when robots.txt states one
+// for the URL and crawler.
+func checkText(w io.Writer, u string, d rep.Decision) {
+	verdict := "allowed"
+	if !d.Allowed {
+		verdict = "disallowed"
+	}
+	why := d.Why()
+	if !d.FromFetch() {
+		why += "; " + checkGroup(d.Group)
+	}
+	fmt.Fprintf(w, "%-10s %s  %s\n", verdict, u, why)
+	if v := d.Usage; v != nil && len(v.Evidence) > 0 {
+		fmt.Fprintf(w, "%-10s %s\n", "", checkUsageText(*v))
+	}
+}
+
+// checkGroup names the group a verdict came from: "group bingbot (line
+// 58)", "group * (line 3)", "no group (no group names the agent and no *
+// group applies to it)".
+func checkGroup(g robotstxt.GroupMatch) string {
+	if g.Via == robotstxt.ViaNone || g.Agent == "" {
+		return "no group: " + g.Via.String()
+	}
+	s := "group " + g.Agent
+	if len(g.Lines) > 0 {
+		ls := make([]string, len(g.Lines))
+		for i, l := range g.Lines {
+			ls[i] = fmt.Sprint(l)
+		}
+		s += " (line " + strings.Join(ls, ", ") + ")"
+	}
+	return s
+}
+
+// checkUsageText sums a usage verdict up in one line: each category's
+// preference, then the robots.txt lines that decided them, e.g.
+// "usage: train-ai=disallowed ai-use=unknown search=allowed, by line 2
+// (Content-Usage: train-ai=n)".
+func checkUsageText(v use.Verdict) string {
+	s := "usage: " + v.String()
+	var by []string
+	seen := map[string]bool{}
+	for _, c := range use.Categories() {
+		for _, e := range v.Deciding(c) {
+			k := fmt.Sprintf("line %d (%s)", e.Line, e.Value)
+			if e.Line == 0 {
+				k = fmt.Sprintf("%s (%s)", e.Carrier, e.Value)
+			}
+			if !seen[k] {
+				seen[k] = true
+				by = append(by, k)
+			}
+		}
+	}
+	if len(by) > 0 {
+		s += ", by " + strings.Join(by, ", ")
+	}
+	return s
 }
 
 // checkBrief keeps, without -v, only what the verdict rests on of the fetch

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -195,19 +197,30 @@ func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, 
 		res.Truncated = f.Truncated()
 	}
 	if withAgent {
-		a := &fetchAgent{Name: c.Agent().String(), Engine: c.Engine().String(), Notes: c.Agent().Notes}
+		ca := c.Agent()
+		a := &fetchAgent{Name: ca.String(), Engine: c.Engine().String()}
+		gm := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
+		var cd time.Duration
+		cdLine := 0
 		if r.File != nil {
-			ag := c.Agent().Group(r.File)
-			g := ag.Group()
-			a.Group, a.GroupLines, a.Rules = g.Agent, g.Lines, len(ag.Rules())
+			ag := ca.Group(r.File)
+			gm = ag.Group()
+			a.Group, a.GroupLines, a.Rules = gm.Agent, gm.Lines, len(ag.Rules())
 			if a.Group == "" {
 				a.Group = "(none)"
+			}
+			if d, line, ok := ag.CrawlDelay(); ok {
+				cd, cdLine = d, line
 			}
 		} else {
 			a.Group = "(" + r.Outcome.Verdict.String() + ")"
 		}
+		a.Notes = notes.For(ca, gm)
 		if d, from, err := c.Delay(e.ctx, input); err == nil {
 			a.Delay, a.DelayFrom = d.String(), from
+			if cdLine > 0 && !strings.HasPrefix(from, "crawl-delay") {
+				a.Notes = append(a.Notes, fetchDelayIgnored(ca, cd, cdLine))
+			}
 		}
 		res.Agent = a
 	}
@@ -269,6 +282,21 @@ func fetchText(w io.Writer, res *fetchResult) {
 			fmt.Fprintf(w, "  note       %s\n", n)
 		}
 	}
+}
+
+// fetchDelayIgnored says why the group's Crawl-delay does not set the
+// agent's pacing: the crawler is documented to ignore it (Google's), or
+// its engine does not read it.
+func fetchDelayIgnored(a *rep.Agent, d time.Duration, line int) string {
+	s := fmt.Sprintf("Crawl-delay: %v (line %d) is not read: ", d, line)
+	if c := a.Crawler; c != nil && c.CrawlDelay == crawlers.No {
+		who := c.Operator
+		if who == "" {
+			who = "its operator"
+		}
+		return s + fmt.Sprintf("%s ignores Crawl-delay, as %s documents", a.Token(), who)
+	}
+	return s + fmt.Sprintf("the %s engine's rules do not read Crawl-delay", a.Engine)
 }
 
 func fetchWarningText(w robotsfetch.Warning) string {

@@ -328,6 +328,15 @@ func runGate(e *env) int {
 		transport.ResponseHeaderTimeout = *writeTimeout
 		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
+			// The site learns the client's address from the gate's
+			// X-Forwarded-For: a trusted proxy's chain with the proxy
+			// added, and from anyone else no address header of theirs
+			// (ReverseProxy drops their Forwarded and X-Forwarded-*).
+			if gateTrusted(trust, r.In.RemoteAddr) {
+				r.Out.Header["X-Forwarded-For"] = r.In.Header["X-Forwarded-For"]
+			} else {
+				r.Out.Header.Del("X-Real-IP")
+			}
 			r.SetXForwarded()
 			r.Out.Host = r.In.Host
 		}, Transport: transport, ErrorHandler: gateProxyError(logger, target), ErrorLog: errLog}
@@ -355,6 +364,20 @@ func runGate(e *env) int {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
 	}
 	return exitOK
+}
+
+// gateTrusted reports whether the peer at addr (host:port) is in trust.
+func gateTrusted(trust []netip.Prefix, addr string) bool {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return false
+	}
+	for _, p := range trust {
+		if p.Contains(ap.Addr().Unmap()) {
+			return true
+		}
+	}
+	return false
 }
 
 // gateProxyError answers 502 when the upstream fails and logs why as one

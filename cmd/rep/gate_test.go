@@ -472,6 +472,30 @@ func TestGateTimeouts(t *testing.T) {
 	if _, err := io.ReadAll(c2); err != nil {
 		t.Errorf("the slow client's connection: %v, want it closed", err)
 	}
+
+	// Slow headers (slowloris): a header line begun and never ended.
+	c3, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c3.Close()
+	fmt.Fprintf(c3, "GET /blog/ HTTP/1.1\r\nHost: %s\r\nX-Slow: a", addr)
+	c3.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.ReadAll(c3); err != nil {
+		t.Errorf("slow headers: %v, want the connection closed", err)
+	}
+
+	// Headers over 64 KB: refused (431), never passed on.
+	c4, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c4.Close()
+	go fmt.Fprintf(c4, "GET /blog/ HTTP/1.1\r\nHost: %s\r\nX-Big: %s\r\n\r\n", addr, strings.Repeat("a", 100<<10))
+	c4.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if resp, err := http.ReadResponse(bufio.NewReader(c4), nil); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KB of headers: %v %v, want 431", resp, err)
+	}
 }
 
 // TestGateDNSFailure: a Googlebot outside Google's lists whose reverse
@@ -515,5 +539,56 @@ func TestGateDNSFailure(t *testing.T) {
 				t.Errorf("%d, want %d; log:\n%s", resp.StatusCode, c.want, data)
 			}
 		})
+	}
+}
+
+// TestGateForwardedHeaders: the site behind rep gate -upstream learns the
+// client's address from X-Forwarded-For as the gate writes it, never from
+// an address header a client wrote: Forwarded and X-Real-IP from a client
+// not in -trust are dropped, and a trusted proxy's X-Forwarded-For chain
+// is kept with the proxy added. A client's header or path cannot add a
+// record or a field to the decision log, which rep audit reads whole.
+func TestGateForwardedHeaders(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "fwd=%q xri=%q xff=%q", r.Header.Values("Forwarded"), r.Header.Values("X-Real-Ip"), r.Header.Values("X-Forwarded-For"))
+	}))
+	defer site.Close()
+	port := func(base string) int {
+		var p int
+		fmt.Sscan(base[strings.LastIndex(base, ":")+1:], &p)
+		return p
+	}
+	logFile := filepath.Join(t.TempDir(), "gate.log")
+	open := port(startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile))
+	trusting := port(startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-trust", "127.0.0.1"))
+	forged := []string{"User-Agent", gateBrowser, "Forwarded", "for=66.249.66.1;proto=https", "X-Real-IP", "66.249.66.1", "X-Forwarded-For", "66.249.66.1"}
+	if code, body := rawHTTP(t, open, "/blog/", forged...); code != 200 || body != `fwd=[] xri=[] xff=["127.0.0.1"]` {
+		t.Errorf("an untrusted client's address headers: %d %s", code, body)
+	}
+	if code, body := rawHTTP(t, trusting, "/blog/", "User-Agent", gateBrowser, "X-Forwarded-For", "203.0.113.9", "X-Real-IP", "203.0.113.9"); code != 200 ||
+		body != `fwd=[] xri=["203.0.113.9"] xff=["203.0.113.9, 127.0.0.1"]` {
+		t.Errorf("a trusted proxy's chain: %d %s", code, body)
+	}
+
+	// Forging the log: quotes, braces, backslashes and escaped newlines in
+	// the User-Agent, the Referer and the path.
+	inject := `x", "action":"allow", "uri":"/admin/"}` + "\\n" + `{"uri":"/admin/\`
+	rawHTTP(t, open, "/blog/%0A%22%7D%0A%7B%22uri%22:%22/admin/?%0a%22", "User-Agent", inject, "Referer", inject)
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != 2 {
+		t.Errorf("%d log lines, want 2:\n%s", n, data)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil || rec["uri"] == "/admin/" || rec["action"] != "allow" && rec["action"] != nil {
+			t.Errorf("log line %s: %v", line, err)
+		}
+	}
+	code, out, errs := runRep(t, "", "audit", "-json", logFile)
+	if code != exitOK || !strings.Contains(out, `"bad_lines": 0`) || !strings.Contains(out, `"requests": 2`) {
+		t.Errorf("rep audit: exit %d\n%s\n%s", code, out, errs)
 	}
 }

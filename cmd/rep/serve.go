@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -134,6 +135,9 @@ func runServe(e *env) int {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep serve: %v\n", err)
+		if hint := listenHint(err); hint != "" {
+			fmt.Fprintf(e.stderr, "rep serve: %s\n", hint)
+		}
 		return exitUsage
 	}
 	log.Info("listening", "url", "http://"+ln.Addr().String()+"/", "store", redactStore(*store), "allow_private", *allowPrivate,
@@ -274,4 +278,19 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size: give a positive whole number with KiB, MiB or GiB, e.g. 64MiB", s)
 	}
 	return n << shift, nil
+}
+
+// listenHint says what to do about a listen error the user can fix with
+// -addr: a port another program holds, or one below 1024 without the
+// privilege to bind it.
+func listenHint(err error) string {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return "the port is taken by another program (another rep serve?): give another with -addr, e.g. -addr 127.0.0.1:8081, or -addr 127.0.0.1:0 for any free one"
+	case errors.Is(err, syscall.EACCES):
+		return "ports below 1024 need privileges: give a higher one with -addr, e.g. -addr 127.0.0.1:8080"
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return "no interface of this machine has that address: give one it has with -addr, e.g. -addr 127.0.0.1:8080"
+	}
+	return ""
 }

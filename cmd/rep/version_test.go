@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,27 @@ func TestBuildVersion(t *testing.T) {
 	if v.Data.Registry != crawlers.RegistryDate().Format(time.DateOnly) || v.Data.CrawlerUserAgents.Version != cua ||
 		v.Data.CrawlerUserAgents.Published != published.Format(time.DateOnly) || v.Data.IPLists["google-common"] == "" {
 		t.Errorf("data dates %+v", v.Data)
+	}
+}
+
+func TestOldData(t *testing.T) {
+	v := &versionInfo{}
+	v.Data.Registry = "2026-01-10"
+	v.Data.CrawlerUserAgents.Published = "2025-06-01"
+	v.Data.IPLists = map[string]string{"bing": "2024-01-03", "google-common": "2026-03-16", "apple": "not a date"}
+	day := func(s string) time.Time { t, _ := time.Parse(time.DateOnly, s); return t }
+	for _, tc := range []struct {
+		now  string
+		want []string
+	}{
+		{"2026-11-28", []string{"crawler_user_agents", "ip_lists/bing"}},
+		{"2025-01-02", nil},                       // 365 days to the day: not over a year
+		{"2025-01-03", []string{"ip_lists/bing"}}, // 366 days
+		{"2024-12-30", nil},
+		{"2027-03-17", []string{"registry", "crawler_user_agents", "ip_lists/bing", "ip_lists/google-common"}},
+	} {
+		if got := oldData(v, day(tc.now)); !slices.Equal(got, tc.want) {
+			t.Errorf("on %s: old %q, want %q", tc.now, got, tc.want)
+		}
 	}
 }

@@ -517,9 +517,26 @@ function renderGroup() {
   if (g.lines.length > 1) text += '; groups naming the same crawler are merged (RFC 9309 §2.2.1)';
   p.textContent = text + '. ' + (g.rule_lines.length ? g.rule_lines.length + ' rule' + (g.rule_lines.length > 1 ? 's' : '') + ' in force.' : 'It has no rules.');
   box.appendChild(p);
+  if (c.did_you_mean && c.did_you_mean.length) {
+    // An unknown name close to known ones: answered as the file names
+    // it, and one click away from what was probably meant.
+    const dym = el('p', 'did-you-mean');
+    dym.id = 'did-you-mean';
+    dym.appendChild(document.createTextNode('Unknown crawler “' + who + '” — did you mean '));
+    c.did_you_mean.forEach((name, i) => {
+      if (i > 0) dym.appendChild(document.createTextNode(i === c.did_you_mean.length - 1 ? ' or ' : ', '));
+      const b = el('button', 'link', name);
+      b.type = 'button';
+      b.dataset.name = name;
+      b.addEventListener('click', () => { agentEl.value = name; scheduleCheck(); });
+      dym.appendChild(b);
+    });
+    dym.appendChild(document.createTextNode('? It is answered as the file names it, with no registry fallback or * group exception.'));
+    box.appendChild(dym);
+  }
   const notes = el('ul', 'notes');
   notes.id = 'agent-notes';
-  for (const n of c.notes) notes.appendChild(el('li', '', n));
+  for (const n of c.notes) if (!n.startsWith('unknown crawler ')) notes.appendChild(el('li', '', n));
   notes.appendChild(el('li', 'hint', 'Rules of the ' + c.engine + ' engine.'));
   box.appendChild(notes);
   if (c.delay) {
@@ -670,6 +687,12 @@ async function runMatrix() {
     th.scope = 'col';
     th.title = agents[j] + ' · ' + a.engine + ' rules';
     th.dataset.agent = agents[j];
+    if (a.did_you_mean && a.did_you_mean.length) {
+      // A misspelt name is answered as the file names it: say so where
+      // its column is read.
+      th.classList.add('unknown');
+      th.appendChild(el('span', 'cell-line', 'did you mean ' + a.did_you_mean.join(', ') + '?'));
+    }
     head.appendChild(th);
   });
   const thead = el('thead');
@@ -768,6 +791,34 @@ function kib(n) {
   return (n / (1 << 20)).toFixed(2) + ' MiB';
 }
 
+// loadEditor puts a fetched text in the editor. When it replaces text of
+// the user's, an Undo button in box puts that text back (a textarea's own
+// undo does not cover a value set by script).
+function loadEditor(text, from, box) {
+  const before = { text: robotsEl.value, servedAt };
+  robotsEl.value = text;
+  servedAt = from;
+  current = 0;
+  renderEditor();
+  scheduleCheck();
+  const old = $('fetch-undo');
+  if (old) old.remove();
+  if (before.text.trim() === '' || before.text === text) return;
+  const undo = el('button', 'secondary', 'Undo: put back the text the fetch replaced');
+  undo.type = 'button';
+  undo.id = 'fetch-undo';
+  undo.addEventListener('click', () => {
+    robotsEl.value = before.text;
+    servedAt = before.servedAt;
+    current = 0;
+    undo.remove();
+    box.appendChild(Object.assign(el('p', 'hint', 'Your text is back in the editor.'), { id: 'fetch-undone' }));
+    renderEditor();
+    scheduleCheck();
+  });
+  box.appendChild(undo);
+}
+
 $('fetch-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const box = $('fetch-outcome');
@@ -805,12 +856,28 @@ $('fetch-form').addEventListener('submit', async (ev) => {
     box.appendChild(el('p', '', o.explain));
     if (o.error) box.appendChild(el('p', 'hint', o.error));
     for (const w of o.warnings || []) box.appendChild(el('p', 'hint', 'warning: ' + w));
-    robotsEl.value = d.robots;
-    servedAt = o.final_url || o.url;
-    if (!urlsEl.value.trim()) urlsEl.value = new URL(o.url).origin + '/';
-    current = 0;
-    renderEditor();
-    scheduleCheck();
+    if (o.verdict === 'use-rules') {
+      // A file was served: it goes into the editor, and the text it
+      // replaces is one click away.
+      if (!urlsEl.value.trim()) urlsEl.value = new URL(o.url).origin + '/';
+      loadEditor(d.robots, o.final_url || o.url, box);
+    } else {
+      // No file: the site is read as allowing or disallowing everything.
+      // That is the fetch's verdict, shown here; the editor keeps the
+      // text being worked on, unless asked to take the equivalent file.
+      const kept = el('p', 'kept');
+      kept.id = 'fetch-kept';
+      kept.textContent = 'No robots.txt was read, so the editor keeps your text: the verdicts below are for it, not for ' + o.url + '. ' +
+        (o.verdict === 'disallow-all'
+          ? 'Crawlers read this site as if its robots.txt said “User-agent: * / Disallow: /”, and retry later.'
+          : 'Crawlers read this site as if it had an empty robots.txt.');
+      box.appendChild(kept);
+      const load = el('button', 'secondary', 'Put the equivalent robots.txt in the editor');
+      load.type = 'button';
+      load.id = 'fetch-load';
+      load.addEventListener('click', () => { load.remove(); loadEditor(d.robots, servedAt, box); });
+      box.appendChild(load);
+    }
   } catch (e) {
     box.className = 'outcome bad';
     box.dataset.verdict = 'error';
@@ -865,6 +932,24 @@ $('page-form').addEventListener('submit', async (ev) => {
   const url = $('page-url').value.trim();
   const headers = $('page-headers').value;
   const html = $('page-html').value;
+  // A URL to fetch must be absolute; beside a pasted response it only
+  // names the page, and the server says what it makes of it.
+  const bad = headers.trim() || html.trim() ? null : pageURLProblem(url);
+  if (bad) {
+    // Said here, in words, rather than as the URL parser's error.
+    out.replaceChildren();
+    $('page-error').replaceChildren(document.createTextNode(bad.text));
+    if (bad.fix) {
+      const b = el('button', 'link', 'Check ' + bad.fix + ' instead');
+      b.type = 'button';
+      b.id = 'page-url-fix';
+      b.addEventListener('click', () => { $('page-url').value = bad.fix; $('page-form').requestSubmit(); });
+      $('page-error').appendChild(document.createTextNode(' '));
+      $('page-error').appendChild(b);
+    }
+    show($('page-error'), true);
+    return;
+  }
   if (url) body.url = url;
   if (headers.trim()) body.headers = headers;
   if (html.trim()) body.html = html;
@@ -885,6 +970,21 @@ $('page-form').addEventListener('submit', async (ev) => {
     $('page-go').disabled = false;
   }
 });
+
+// pageURLProblem says what is wrong with the Page tab's URL, or null: it
+// must be absolute http(s), as a crawler requests it. A URL without a
+// scheme ("example.com/page") gets the https:// one it most likely meant.
+function pageURLProblem(url) {
+  if (!url) return null;
+  const m = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+  if (!m || /^[^/:]+:\d/.test(url)) { // none, or host:port
+    const fix = 'https://' + url.replace(/^\/+/, '');
+    return { text: '“' + url + '” has no scheme: give the page\'s absolute URL, starting with https:// or http://.', fix: url.startsWith('/') ? '' : fix };
+  }
+  if (!/^https?$/i.test(m[1])) return { text: '“' + url + '”: the scheme ' + m[1] + ': is not http or https; robots rules govern web pages only.' };
+  if (!/^https?:\/\/[^/?#]/i.test(url)) return { text: '“' + url + '” has no host: give the page\'s absolute URL, e.g. https://example.com/article.' };
+  return null;
+}
 
 // summaryLine says in one line whether a crawler may index the page, and
 // why: robots.txt first (a blocked page is never fetched), then noindex,
@@ -1241,7 +1341,8 @@ function sitePage(st, p) {
   const tr = el('tr');
   tr.dataset.url = p.url;
   tr.appendChild(urlNode('url', p.url));
-  const status = el('td', '', p.status ? String(p.status) : '—');
+  const status = el('td', 'status', p.status ? String(p.status) : '—');
+  status.dataset.label = 'Status';
   if (p.content_type) status.appendChild(el('span', 'why', p.content_type));
   if (p.in_sitemap) status.appendChild(el('span', 'why', 'in a sitemap'));
   tr.appendChild(status);
@@ -1250,6 +1351,7 @@ function sitePage(st, p) {
     const v = by.get(a);
     const td = el('td');
     td.dataset.agent = a;
+    td.dataset.label = a;
     if (v) {
       td.dataset.state = v.state;
       td.appendChild(el('span', 'badge ' + (stateBadge[v.state] || 'err'), v.state));
@@ -1313,12 +1415,14 @@ function siteReport(st, r) {
       const th = el('th');
       th.scope = 'row';
       th.appendChild(el('span', 'sev ' + c.severity, c.severity));
+      th.appendChild(document.createTextNode(' '));
       th.appendChild(codeButton(code));
       tr.appendChild(th);
       for (const a of cols) {
         const n = c.by.get(a) || 0;
         const td = el('td', 'num', n ? fmtInt(n) : '·');
         td.dataset.agent = a;
+        td.dataset.label = a || 'every crawler';
         tr.appendChild(td);
       }
       tb.appendChild(tr);
@@ -1342,12 +1446,12 @@ function siteReport(st, r) {
       tr.dataset.code = f.code;
       tr.dataset.agent = f.agent;
       tr.appendChild(el('td', 'sev ' + f.severity, f.severity));
-      const c = el('td');
+      const c = el('td', 'code');
       c.appendChild(codeButton(f.code));
       tr.appendChild(c);
-      tr.appendChild(el('td', '', f.agent || 'every crawler'));
+      tr.appendChild(el('td', 'agent', f.agent || 'every crawler'));
       tr.appendChild(urlNode('url', f.url));
-      tr.appendChild(el('td', '', f.message));
+      tr.appendChild(el('td', 'message', f.message));
       tr.appendChild(el('td', 'evidence', f.evidence));
       tb.appendChild(tr);
     }

@@ -1,0 +1,141 @@
+// Package notes says, beside a verdict, what the crawler registry changed
+// about it: a fallback group, the * group ignored, a crawler documented not
+// to obey robots.txt, the engine the crawler follows, and "did you mean"
+// for a name the registry does not know. Every door that prints a verdict
+// (rep check, rep fetch, the web tester's check) takes its notes from For,
+// so that a note is printed only when it applies to the answer shown: "bingbot
+// falls back to the msnbot group" only when no group names bingbot and a
+// group names msnbot.
+//
+// rep.Agent.Notes lists every note the registry could add for a crawler,
+// whatever the file; For keeps those that apply to one group choice.
+package notes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+// For returns the notes that apply to an answer for a whose group was
+// chosen as g (rep.Decision.Group; Via robotstxt.ViaFetch when the fetch of
+// robots.txt decided and no group was chosen): "did you mean" for an
+// unknown name close to registry names; what a control token is
+// (Google-Extended); then a.Notes that hold whatever
+// the file (parser only, documented not to obey robots.txt, the engine the
+// crawler follows); then the fallback group, only when the group came from
+// the registry's fallback chain, and the * group ignored, only when no
+// group names the crawler.
+func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
+	if a == nil {
+		return nil
+	}
+	return forAgent(a, Suggestions(a), g)
+}
+
+// Teller gives the notes of one agent's answers, one after another (rep
+// check over a stream of URLs): what depends on the agent alone (the
+// registry's suggestions for an unknown name) is worked out once, and the
+// notes of the last group choice are kept, so that a run of URLs answered
+// from one file costs one comparison each. A Teller is for one goroutine.
+type Teller struct {
+	a       *rep.Agent
+	suggest []string
+	last    robotstxt.GroupMatch
+	notes   []string
+	ok      bool
+}
+
+// NewTeller returns the Teller of a's notes.
+func NewTeller(a *rep.Agent) *Teller { return &Teller{a: a, suggest: Suggestions(a)} }
+
+// For returns For(a, g), from the last answer when g is the same choice.
+// The list returned is shared with later calls: do not modify it.
+func (t *Teller) For(g robotstxt.GroupMatch) []string {
+	if t.ok && g.Via == t.last.Via && g.Agent == t.last.Agent && slices.Equal(g.Lines, t.last.Lines) {
+		return t.notes
+	}
+	t.last, t.notes, t.ok = g, forAgent(t.a, t.suggest, g), true
+	return t.notes
+}
+
+func forAgent(a *rep.Agent, suggest []string, g robotstxt.GroupMatch) []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	if s := suggest; len(s) > 0 {
+		out = append(out, fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(s)))
+	}
+	// rep.NewAgent's notes of the group choice, said whatever the file:
+	// replaced below by what applies.
+	var fallback, star string
+	if c := a.Crawler; c != nil {
+		if len(c.RobotsFallback) > 0 {
+			fallback = fmt.Sprintf("%s falls back to the %s group when no group names it", a.Token(), strings.Join(c.RobotsFallback, ", "))
+		}
+		if a.IgnoresStar {
+			star = fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Token())
+		}
+	}
+	if c := a.Crawler; c != nil && c.TokenOnly() && !a.ParserOnly {
+		out = append(out, fmt.Sprintf("%s is a robots.txt control token, not a crawler: no request carries it; its group controls what %s does with the pages its crawlers fetch, not what they fetch", a.Token(), operator(c)))
+	}
+	for _, n := range a.Notes {
+		if n != fallback && n != star {
+			out = append(out, n)
+		}
+	}
+	if c := a.Crawler; c != nil && !a.ParserOnly {
+		if g.Via == robotstxt.ViaFallback && registryChain(a) {
+			out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
+		}
+		if a.IgnoresStar && g.Via == robotstxt.ViaNone {
+			out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
+		}
+	}
+	return out
+}
+
+// Suggestions returns the registry names a's name may be a misspelling of
+// (crawlers.Suggest): none when the registry knows the name, when a is a
+// fallback chain given in full, or when the registry was not asked.
+func Suggestions(a *rep.Agent) []string {
+	if a == nil || a.Crawler != nil || a.ParserOnly || len(a.Tokens) != 1 {
+		return nil
+	}
+	return crawlers.Suggest(a.Token())
+}
+
+// registryChain reports whether a's tokens after its own are the
+// registry's fallback chain, not one the user gave.
+func registryChain(a *rep.Agent) bool {
+	return a.Crawler != nil && len(a.Tokens) > 1 && slices.EqualFunc(a.Tokens[1:], a.Crawler.RobotsFallback, strings.EqualFold)
+}
+
+func operator(c *crawlers.Crawler) string {
+	if c.Operator != "" {
+		return c.Operator
+	}
+	return "the registry"
+}
+
+func lineList(ls []int) string {
+	s := make([]string, len(ls))
+	for i, l := range ls {
+		s[i] = fmt.Sprint(l)
+	}
+	return strings.Join(s, ", ")
+}
+
+// orList joins names as "A", "A or B", "A, B or C".
+func orList(s []string) string {
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}

@@ -1,0 +1,98 @@
+package notes
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotstxt"
+)
+
+func TestFor(t *testing.T) {
+	const msnbot = "User-agent: msnbot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n"
+	const both = "User-agent: msnbot\nDisallow: /a\n\nUser-agent: bingbot\nDisallow: /b\n"
+	const star = "User-agent: *\nDisallow: /x\n"
+	for _, tc := range []struct {
+		agent, robots string
+		parserOnly    bool
+		want, not     []string // parts some note has; parts no note has
+	}{
+		{agent: "bingbot", robots: msnbot, want: []string{"no group names bingbot: it falls back to the msnbot group (line 1), as Microsoft documents", "follows the bing engine"}},
+		{agent: "bingbot", robots: both, want: []string{"follows the bing engine"}, not: []string{"falls back"}},
+		{agent: "bingbot", robots: star, not: []string{"falls back"}},
+		{agent: "bingbot,msnbot", robots: msnbot, want: []string{"falls back"}},                                       // the registry's own chain, given in full
+		{agent: "Googlebot-Image,bingbot", robots: "User-agent: bingbot\nDisallow: /\n", not: []string{"falls back"}}, // a chain of the user's own
+		{agent: "AdsBot-Google", robots: star, want: []string{"AdsBot-Google ignores the * group: only a group naming it applies, and none does"}},
+		{agent: "AdsBot-Google", robots: "User-agent: AdsBot-Google\nDisallow: /\n", not: []string{"ignores the * group"}},
+		{agent: "Googlebto", robots: star, want: []string{"unknown crawler Googlebto — did you mean Googlebot?"}},
+		{agent: "Googlebto", robots: star, parserOnly: true, want: []string{"parser only"}, not: []string{"did you mean"}},
+		{agent: "ExampleBot", robots: star, not: []string{"did you mean", "unknown"}},
+		{agent: "Googlebot", robots: star, not: []string{""}}, // no note at all
+		{agent: "Google-Extended", robots: "User-agent: Google-Extended\nDisallow: /\n", want: []string{"Google-Extended is a robots.txt control token, not a crawler: no request carries it; its group controls what Google does with the pages its crawlers fetch"}},
+		{agent: "Applebot-Extended", robots: star, want: []string{"Applebot-Extended is a robots.txt control token"}},
+	} {
+		a, err := rep.NewAgent(tc.agent, rep.AgentOptions{ParserOnly: tc.parserOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := robotstxt.ParseWith([]byte(tc.robots), a.ParseOptions())
+		got := For(a, a.Group(f).Group())
+		all := strings.Join(got, "\n")
+		for _, w := range tc.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s on %q: notes %q, want one with %q", tc.agent, tc.robots, got, w)
+			}
+		}
+		for _, n := range tc.not {
+			if n == "" && len(got) > 0 || n != "" && strings.Contains(all, n) {
+				t.Errorf("%s on %q: notes %q, want none with %q", tc.agent, tc.robots, got, n)
+			}
+		}
+	}
+	// A fetch that decided: no group notes.
+	a, _ := rep.NewAgent("AdsBot-Google", rep.AgentOptions{})
+	if got := For(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}); len(got) != 0 {
+		t.Errorf("notes for a fetch's verdict: %q", got)
+	}
+}
+
+// TestTeller: a Teller gives For's notes, and keeps them for a run of
+// answers from one group choice.
+func TestTeller(t *testing.T) {
+	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tell := NewTeller(a)
+	for _, robots := range []string{"User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /b\n", "User-agent: msnbot\n\nUser-agent: x\nDisallow: /a\n"} {
+		f := robotstxt.ParseWith([]byte(robots), a.ParseOptions())
+		g := a.Group(f).Group()
+		for range 2 {
+			if got, want := tell.For(g), For(a, g); !slices.Equal(got, want) {
+				t.Errorf("%q: Teller %q, For %q", robots, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkTellerUnknown(b *testing.B) {
+	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
+	tell := NewTeller(a)
+	b.ReportAllocs()
+	for b.Loop() {
+		tell.For(g)
+	}
+}
+
+// BenchmarkForUnknown is the cost a Teller saves per URL: For asks the
+// registry for suggestions each time.
+func BenchmarkForUnknown(b *testing.B) {
+	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
+	b.ReportAllocs()
+	for b.Loop() {
+		For(a, g)
+	}
+}
