@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
+	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
 func TestCodesSorted(t *testing.T) {
@@ -155,11 +157,12 @@ func TestGuard(t *testing.T) {
 	srv := httptest.NewServer(sitegen.Large(10))
 	defer srv.Close()
 	r, err := Run(context.Background(), Config{Start: srv.URL})
-	if err != nil {
-		t.Fatal(err)
+	var se *SiteError
+	if !errors.As(err, &se) || se.Cause != CauseRefusedAddress || !errors.Is(err, robotsfetch.ErrRefused) {
+		t.Fatalf("err %v, want a SiteError with cause %s", err, CauseRefusedAddress)
 	}
-	if r.Fetched != 0 {
-		t.Errorf("fetched %d pages from loopback without AllowPrivate", r.Fetched)
+	if r == nil || r.Unreachable != se || r.Fetched != 0 || len(r.Findings) != 0 || len(r.Sitemaps) != 0 {
+		t.Errorf("report %+v: want the cause, nothing fetched, no finding, no sitemap", r)
 	}
 }
 
