@@ -268,11 +268,12 @@ func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, o
 
 // siteDelay is SiteDelay reading the lines p names.
 func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src string, ok bool) {
-	if r.File == nil || (!p.crawlDelay && !p.requestRate) {
+	f := r.FileFor(a.ParseOptions())
+	if f == nil || (!p.crawlDelay && !p.requestRate) {
 		return 0, "", false
 	}
 	if p.crawlDelay {
-		if cd, line, fromStar, has := a.crawlDelay(r.File); has {
+		if cd, line, fromStar, has := a.crawlDelay(f); has {
 			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
 			if fromStar {
 				src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
@@ -280,7 +281,7 @@ func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src
 		}
 	}
 	if p.requestRate {
-		if e, has := a.Group(r.File).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
+		if e, has := a.Group(f).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
 				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
 			}

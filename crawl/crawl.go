@@ -1050,7 +1050,8 @@ func (c *crawler) refusedOnPurpose(i int) bool {
 		// An Allow line opening a part of the site lets it in there: then
 		// it is not kept out of the whole site.
 		if r, err := c.fetcher(a).Get(c.ctx, c.origin+"/"); err == nil && r.File != nil {
-			for _, ru := range a.Group(r.File).Rules() {
+			f := r.FileFor(a.ParseOptions())
+			for _, ru := range a.Group(f).Rules() {
 				if ru.Allow && ru.Pattern != "" {
 					yes = false
 				}

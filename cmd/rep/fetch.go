@@ -183,7 +183,8 @@ func fetchUserAgent(tool string, names []string) string {
 
 func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, withAgent bool) *fetchResult {
 	res := &fetchResult{Input: input, Outcome: &r.Outcome}
-	if f := r.File; f != nil {
+	file := r.FileFor(c.Agent().ParseOptions()) // as the agent's engine groups it
+	if f := file; f != nil {
 		res.Groups = len(f.Groups())
 		for _, g := range f.Groups() {
 			res.Rules += len(g.Rules)
@@ -202,8 +203,8 @@ func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, 
 		gm := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
 		var cd time.Duration
 		cdLine := 0
-		if r.File != nil {
-			ag := ca.Group(r.File)
+		if file != nil {
+			ag := ca.Group(file)
 			gm = ag.Group()
 			a.Group, a.GroupLines, a.Rules = gm.Agent, gm.Lines, len(ag.Rules())
 			if a.Group == "" {
