@@ -343,7 +343,7 @@ func (r *Robots) Agent(names ...string) *robotstxt.Agent {
 
 // Check decides rawurl for the crawler names in File, as Decide does with
 // their group. It knows no crawler registry (no * group exceptions, no
-// engine): rep's Agent.DecideFetched is the verdict every door gives.
+// engine): verdict.Agent.DecideFetched is the verdict every door gives.
 func (r *Robots) Check(rawurl string, names ...string) robotstxt.Decision {
 	return r.Decide(r.Agent(names...), rawurl)
 }
@@ -354,7 +354,7 @@ func (r *Robots) Check(rawurl string, names ...string) robotstxt.Decision {
 // crawler obeys in the file in force. rawurl is matched in its wire form,
 // and an escape of an unreserved character is read both as written and
 // decoded, the stricter verdict winning (see package wire). It is the one
-// verdict of a fetched robots.txt: rep's Agent.DecideIn is built on it.
+// verdict of a fetched robots.txt: verdict's Agent.DecideIn is built on it.
 func (r *Robots) Decide(g *robotstxt.Agent, rawurl string) robotstxt.Decision {
 	switch r.Outcome.Verdict {
 	case UseRules:

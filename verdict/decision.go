@@ -1,4 +1,4 @@
-package rep
+package verdict
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ type Decision struct {
 	// be crawled) and Content-Signal lines. It is nil when the file has no
 	// Content-Usage or Content-Signal line, or was not used (a fetch that
 	// allows or disallows everything, DecideIn). A page's own carriers are
-	// added by PageVerdict.Usage.
+	// added by the crawler SDK's page verdict (rep.PageVerdict.Usage).
 	Usage *usage.Verdict
 }
 
@@ -40,7 +40,7 @@ type Decision struct {
 // from a file, pasted): the group the agent obeys, then its deciding rule.
 // rawurl is matched in its wire form, "/café" as "/caf%C3%A9", and an
 // escape of an unreserved character ("/%70") is read both as written and
-// decoded, the stricter verdict winning (see wireForm).
+// decoded, the stricter verdict winning (see package internal/wire).
 func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 	m := a.memo(f)
 	d := Decision{URL: rawurl, Agent: a}
@@ -78,7 +78,7 @@ func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 	m := a.memo(r.FileFor(a.ParseOptions()))
 	d := a.DecideIn(r, m.g, rawurl)
 	if m.hasUsage {
-		wire, _ := wireForm(rawurl)
+		wire, _ := wirepkg.Form(rawurl)
 		d.Usage = m.usage(wire, d.Allowed)
 	}
 	return d
