@@ -10,6 +10,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -122,8 +123,8 @@ func runFetch(e *env) int {
 	if a == nil {
 		// Without -agent the file is read with the -profile engine's parser.
 		eng, _ := af.engine()
-		a, _ = rep.NewAgent("*", rep.AgentOptions{Engine: eng, ParserOnly: true})
-		a.Notes = nil
+		// Built whole, not changed after NewAgent: Agents are immutable.
+		a = &rep.Agent{Name: "*", Tokens: []string{"*"}, Engine: eng.Or(engine.Google), ParserOnly: true}
 	}
 	fetcher, err := e.fetcher(fetchSettings{tool: "rep-fetch", agent: a, userAgent: *ua, allowPrivate: *allowPrivate, timeout: *timeout})
 	if err != nil {
