@@ -12,6 +12,8 @@ package testkit
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -53,4 +55,25 @@ func Until(timeout time.Duration, cond func() bool) bool {
 		}
 		time.Sleep(min(wait, left))
 	}
+}
+
+// Transport is an http.RoundTripper that answers every request with its
+// handler, in memory, the way a server would (the response's Request is
+// set, the handler sees a non-nil Body). A synctest bubble's clock stands
+// still while a goroutine waits on a socket, so a test that runs in
+// virtual time serves its site this way.
+type Transport struct{ http.Handler }
+
+// RoundTrip implements http.RoundTripper.
+func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	in := req.Clone(req.Context())
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+	in.RequestURI = req.URL.RequestURI()
+	rec := httptest.NewRecorder()
+	t.ServeHTTP(rec, in)
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
 }

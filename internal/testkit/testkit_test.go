@@ -3,6 +3,8 @@ package testkit
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -80,4 +82,23 @@ func TestUntil(t *testing.T) {
 			t.Errorf("Until(0) waited %v", time.Since(start))
 		}
 	})
+}
+
+func TestTransport(t *testing.T) {
+	rt := Transport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Seen", r.Method+" "+r.Host+" "+r.RequestURI+" "+string(b))
+		w.WriteHeader(http.StatusTeapot)
+		fmt.Fprint(w, "body")
+	})}
+	client := &http.Client{Transport: rt}
+	resp, err := client.Get("http://127.0.0.1:9/a?b=c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusTeapot || string(body) != "body" || resp.Header.Get("X-Seen") != "GET 127.0.0.1:9 /a?b=c " || resp.Request.URL.Path != "/a" {
+		t.Errorf("%d %q %q", resp.StatusCode, body, resp.Header.Get("X-Seen"))
+	}
 }
