@@ -10,8 +10,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/rep-toolkit/rep/internal/testkit"
 )
 
 // recordingStore is a MemoryStore that remembers the ttl of every Put.
@@ -199,10 +197,10 @@ func TestLeaseFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var hits atomic.Int64
-				site := &http.Client{Transport: testkit.Transport{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				site := memClient(func(w http.ResponseWriter, r *http.Request) {
 					hits.Add(1)
 					text(robotsBody)(w, r)
-				})}}
+				})
 				st := &leaseStore{acquire: tt.acquire, get: tt.get}
 				o := tt.o
 				o.Store, o.Client = st, site
