@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/browsertest"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
 )
@@ -119,6 +120,19 @@ func waitJS(cond string) chromedp.Action[chromedp.Void] {
 		}
 		return chromedp.Void{}, nil
 	}
+}
+
+// matrixDrawn is a condition for waitJS: the matrix shows the crawlers
+// the box names, as its columns in order, over rows URLs. A row count or
+// one crawler's cell is not enough: a table drawn earlier for another list
+// (the page's default one has GPTBot) can have them too, and stays on
+// screen until the redraw the last edit asked for lands.
+func matrixDrawn(rows int) string {
+	return fmt.Sprintf(`(() => {
+		const want = document.getElementById('matrix-agents').value.split(',').map(s => s.trim()).filter(Boolean).join('|');
+		const got = [...document.querySelectorAll('#matrix thead th[data-agent]')].map(th => th.dataset.agent).join('|');
+		return got === want && document.querySelectorAll('#matrix tbody tr').length === %d;
+	})()`, rows)
 }
 
 // evalJS runs an expression and returns its value.
@@ -602,9 +616,14 @@ func TestBrowser(t *testing.T) {
 			paste("#robots", browserRobots),
 			paste("#urls", "/private/report.pdf\n/private/press/launch\n/search?q=x"),
 			retype("#matrix-agents", "Googlebot, AdsBot-Google"),
+			// The page settled (verdicts and matrix drawn for this input)
+			// before the click: nothing above the chips moves under it.
+			waitJS(`document.querySelectorAll('#results-body tr[data-index]').length === 3`),
+			waitJS(matrixDrawn(3)),
 			waitJS(`!!document.querySelector('#matrix-purposes button[data-purpose="ai-training"]')`),
 			chromedp.Click(chromedp.CSS(`#matrix-purposes button[data-purpose="ai-training"]`)),
-			waitJS(`!!document.querySelector('#matrix td[data-agent="GPTBot"]') && document.querySelectorAll('#matrix tbody tr').length === 3`),
+			waitJS(`document.getElementById('matrix-agents').value.includes('GPTBot')`),
+			waitJS(matrixDrawn(3)),
 		)
 		cols := evalJS[int](t, ctx, `document.querySelectorAll('#matrix thead th').length`)
 		if cols < 5 {
@@ -672,7 +691,8 @@ func TestBrowser(t *testing.T) {
 			retype("#agent", "ExampleBot"),
 			retype("#matrix-agents", "ExampleBot"),
 			paste("#urls", "/blog/b\n/docs/a\n/private/x"),
-			waitJS(`document.querySelectorAll('#usage-out section.usage-url').length === 3 && document.querySelectorAll('#matrix tbody tr').length === 3`),
+			waitJS(`document.querySelectorAll('#usage-out section.usage-url').length === 3`),
+			waitJS(matrixDrawn(3)),
 		)
 		for _, tt := range []struct {
 			index int
@@ -961,16 +981,11 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		testkit.Until(10*time.Second, func() bool {
 			con.mu.Lock()
-			n := len(con.errs)
-			con.mu.Unlock()
-			if n >= 2 || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			defer con.mu.Unlock()
+			return len(con.errs) >= 2
+		})
 		cancel()
 		<-con.done
 		all := strings.Join(con.errs, "\n")
