@@ -111,16 +111,9 @@ func retype(sel, text string) chromedp.Action[chromedp.Void] {
 	)
 }
 
-// waitJS polls a JavaScript condition until it is true.
-func waitJS(cond string) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))(ctx, t)
-		if err != nil {
-			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", cond, err)
-		}
-		return chromedp.Void{}, nil
-	}
-}
+// waitJS waits until a JavaScript condition on the page is true
+// (browsertest.Wait).
+func waitJS(cond string) chromedp.Action[chromedp.Void] { return browsertest.Wait(cond) }
 
 // matrixDrawn is a condition for waitJS: the matrix shows the crawlers
 // the box names, as its columns in order, over rows URLs. A row count or
