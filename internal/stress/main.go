@@ -82,6 +82,9 @@ func main() {
 		all = append(all, r)
 		fmt.Printf("stress: round %d/%d in %v: %d tests passed, %d failed, %d packages failed\n",
 			i, *rounds, time.Since(start).Round(time.Second), r.passed, len(r.failedTests()), len(r.failedPackages()))
+		for _, k := range append(r.failedTests(), r.failedPackages()...) {
+			fmt.Printf("stress:   failed: %s\n", name(k))
+		}
 	}
 	stop()
 	if report(os.Stdout, all) {
