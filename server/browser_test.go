@@ -67,7 +67,7 @@ next:
 }
 
 // tab opens a new tab of the browser with its console watched; the tab
-// times out after a minute so a broken page cannot hang the test. Call
+// times out after 5 minutes so a broken page cannot hang the test. Call
 // con.check(t, cancel) at the end to close the tab and assert a clean
 // console.
 func tab(t *testing.T, bctx context.Context) (context.Context, context.CancelFunc, *console) {
@@ -92,7 +92,7 @@ func tab(t *testing.T, bctx context.Context) (context.Context, context.CancelFun
 			}
 		}
 	}()
-	tctx, cancelT := context.WithTimeout(ctx, time.Minute)
+	tctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return tctx, func() { cancelT(); cancel() }, c
 }
@@ -875,6 +875,7 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.crawlFetchTimeout = 5 * time.Minute // see TestCrawlEndpoint
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		ctx, cancel, con := tab(t, bctx)

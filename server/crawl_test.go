@@ -76,7 +76,15 @@ func postCrawl(t *testing.T, ctx context.Context, base string, body any) *http.R
 func TestCrawlEndpoint(t *testing.T) {
 	site := httptest.NewServer(sitegen.Planted())
 	defer site.Close()
-	ts := newTestServer(t, Config{AllowPrivate: true, RatePerSecond: -1, OriginRate: -1})
+	s, err := New(Config{AllowPrivate: true, RatePerSecond: -1, OriginRate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The planted 50 MB sitemap must be read to its end to be found too
+	// large: a loaded machine running -race can take over 30 s.
+	s.crawlFetchTimeout = 5 * time.Minute
+	ts := httptest.NewServer(s)
+	defer ts.Close()
 
 	res := postCrawl(t, context.Background(), ts.URL, map[string]any{"url": site.URL, "max_pages": MaxCrawlPages})
 	defer res.Body.Close()
@@ -131,7 +139,7 @@ func TestCrawlEndpoint(t *testing.T) {
 	if err := json.Unmarshal(last.Findings, &got); err != nil {
 		t.Fatal(err)
 	}
-	want, err := crawl.Run(context.Background(), crawl.Config{Start: site.URL, AllowPrivate: true})
+	want, err := crawl.Run(context.Background(), crawl.Config{Start: site.URL, AllowPrivate: true, Timeout: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,11 +55,12 @@ func Start(t testing.TB, width, height int) context.Context {
 // Wait is the one way a browser test waits: it polls a JavaScript
 // condition (an element present, a text shown, an attribute set) until it
 // is true, and fails with the condition when it has not become true in
-// 30 s, a guard against a hang on a loaded machine, not a claim about
-// speed. A test never sleeps: it names the state of the page it needs.
+// 2 minutes (the Site tab's crawl reads a 50 MB sitemap): a guard against
+// a hang, not a claim about speed. A test never sleeps: it names the
+// state of the page it needs.
 func Wait(cond string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))(ctx, t)
+		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))(ctx, t)
 		if err != nil {
 			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", cond, err)
 		}
