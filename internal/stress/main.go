@@ -10,6 +10,7 @@
 // killed at the end (and die with this one). It prints, for every test that
 // failed at least once, how many rounds it failed in and its output each
 // time, and exits 1 when any test or package failed, 2 on a usage error.
+// Interrupted, it prints the same for the rounds done.
 // The rounds' go test -json streams are kept in the -log directory.
 package main
 
@@ -27,6 +28,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -65,21 +68,43 @@ func main() {
 
 	stop := startBusy(*busy)
 	defer stop()
+	var mu sync.Mutex
+	var all []*run
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() { <-sig; stop(); os.Exit(1) }()
+	var interrupted atomic.Bool
+	go func() {
+		<-sig // the report of the rounds done, then out
+		interrupted.Store(true)
+		stop()
+		mu.Lock()
+		fmt.Println("stress: interrupted")
+		report(os.Stdout, all)
+		os.Exit(1)
+	}()
 
 	fmt.Printf("stress: %d rounds of go test -race -count=1 %s; %d busy processes on %d cores; GOMAXPROCS=%s; logs in %s\n",
 		*rounds, strings.Join(pkgs, " "), *busy, runtime.NumCPU(), procsText(*procs), *logDir)
-	var all []*run
 	for i := 1; i <= *rounds; i++ {
 		start := time.Now()
 		r, err := round(i, pkgs, *procs, *timeout, *logDir)
 		if err != nil {
+			// go test may have died of the same interrupt (Ctrl-C reaches
+			// the process group): give the handler a second to report.
+			for j := 0; j < 100 && !interrupted.Load(); j++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if interrupted.Load() {
+				select {} // the interrupt reports and exits
+			}
+		}
+		if err != nil {
 			stop()
 			fatal(err)
 		}
+		mu.Lock()
 		all = append(all, r)
+		mu.Unlock()
 		fmt.Printf("stress: round %d/%d in %v: %d tests passed, %d failed, %d packages failed\n",
 			i, *rounds, time.Since(start).Round(time.Second), r.passed, len(r.failedTests()), len(r.failedPackages()))
 		for _, k := range append(r.failedTests(), r.failedPackages()...) {
@@ -87,6 +112,7 @@ func main() {
 		}
 	}
 	stop()
+	mu.Lock() // an interrupt from here on does not report twice
 	if report(os.Stdout, all) {
 		os.Exit(1)
 	}
