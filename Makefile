@@ -17,9 +17,9 @@ STATICCHECK  := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME     ?= 5000x
 
-.PHONY: test deps fmt-check vet staticcheck unit stress fuzz bench bench-serve mutate
+.PHONY: test deps fmt-check tidy-check vet staticcheck unit stress fuzz bench bench-serve mutate
 
-test: deps fmt-check vet staticcheck unit fuzz
+test: deps fmt-check tidy-check vet staticcheck unit fuzz
 
 # deps installs the system packages the tests use, only when missing.
 deps:
@@ -41,6 +41,11 @@ deps:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# tidy-check fails when go.mod or go.sum differ from what go mod tidy
+# writes (a dependency imported but marked indirect, a stale sum).
+tidy-check:
+	$(GO) mod tidy -diff
 
 vet:
 	$(GO) vet ./...

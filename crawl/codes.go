@@ -62,6 +62,7 @@ const (
 	CodeSitemapTooLarge        = "sitemap-too-large"
 	CodeSitemapTooManyURLs     = "sitemap-too-many-urls"
 	CodeSitemapUnreachable     = "sitemap-unreachable"
+	CodeSitemapsTruncated      = "sitemaps-truncated"
 	CodeUnavailableAfterPassed = "unavailable-after-passed"
 )
 
@@ -157,6 +158,10 @@ Split the sitemap into files of at most 50,000 URLs and list them in a sitemap i
 		`A sitemap named in robots.txt or in a sitemap index answers with an error status, cannot be fetched (network error, timeout, corrupt gzip), or is refused by a group of robots.txt naming rep-crawl. Search engines cannot read it either.
 
 The finding gives the status or the error. Serve the file with status 200, or remove its Sitemap line or index entry.`},
+	{CodeSitemapsTruncated, Info, false, "the crawl read part of the site's sitemaps",
+		`The crawl bounds the work a site's sitemaps can give it, in total: at most Config.MaxSitemaps sitemap files queued and read (1,000 by default; 50 in the web tester), sitemap indexes included, and at most Config.MaxSitemapBytes read from all of them, uncompressed (256 MiB by default; 64 MiB in the web tester). The site's sitemaps go past a bound: the sitemap index entries and files past it were not read, so the URLs they list are neither crawled nor known to be in a sitemap, and findings about them are missing. The report says truncated.
+
+Nothing is wrong with the site for that alone: the Sitemaps protocol allows 50,000 sitemaps per index. The finding names the bound and what was left out.`},
 	{CodeUnavailableAfterPassed, Info, true, "the page's unavailable_after date has passed",
 		`The page says unavailable_after with a date already past, in a robots meta element or an X-Robots-Tag header: for Google it is now noindex. That is what the site owner asked for when the date was set; it is reported so that an old date left in a template by mistake is found.
 

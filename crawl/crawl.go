@@ -36,7 +36,10 @@ const (
 	DefaultMaxBodyBytes = 5 << 20
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxSitemaps  = 1000
-	DefaultMaxFindings  = 100000
+	// DefaultMaxSitemapBytes bounds the bytes read from all sitemaps of
+	// a crawl, uncompressed.
+	DefaultMaxSitemapBytes = 256 << 20
+	DefaultMaxFindings     = 100000
 )
 
 // Config configures Run. Start is required; zero fields mean the
@@ -74,8 +77,13 @@ type Config struct {
 	Timeout time.Duration
 	// MaxBodyBytes is how much of each page is read.
 	MaxBodyBytes int64
-	// MaxSitemaps bounds the sitemap files read, indexes included.
-	MaxSitemaps int
+	// MaxSitemaps bounds the sitemap files queued and read, indexes
+	// included, in total: entries of sitemap indexes past it are not
+	// queued. MaxSitemapBytes bounds the bytes read from all sitemaps,
+	// uncompressed. Reaching either sets Report.Truncated and adds a
+	// sitemaps-truncated finding.
+	MaxSitemaps     int
+	MaxSitemapBytes int64
 	// MaxFindings bounds the findings kept; the rest are counted.
 	MaxFindings int
 	// OnPage receives each page once it is audited, from one goroutine at
@@ -173,7 +181,9 @@ type Report struct {
 	Fetched int `json:"fetched"`
 	Skipped int `json:"skipped"`
 	Errors  int `json:"errors"`
-	// Truncated is set when MaxPages left URLs out.
+	// Truncated is set when a bound left URLs out: MaxPages, or
+	// MaxSitemaps or MaxSitemapBytes (a sitemaps-truncated finding then
+	// says which).
 	Truncated bool          `json:"truncated"`
 	Sitemaps  []SitemapInfo `json:"sitemaps"`
 	Findings  []Finding     `json:"findings"`
@@ -290,6 +300,9 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	if cfg.MaxSitemaps <= 0 {
 		cfg.MaxSitemaps = DefaultMaxSitemaps
 	}
+	if cfg.MaxSitemapBytes <= 0 {
+		cfg.MaxSitemapBytes = DefaultMaxSitemapBytes
+	}
 	if cfg.MaxFindings <= 0 {
 		cfg.MaxFindings = DefaultMaxFindings
 	}
@@ -314,20 +327,14 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	c.cond = sync.NewCond(&c.mu)
 	base := cfg.Transport
 	if base == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Concurrency
-		if !cfg.AllowPrivate {
-			tr.DialContext = netguard.Dialer(10 * time.Second).DialContext
-			tr.Proxy = nil
-		}
-		base = tr
+		// The one guarded client (internal/netguard): no proxy, every
+		// address checked unless AllowPrivate.
+		// Config.Timeout bounds each request, headers included.
+		base = netguard.NewTransport(netguard.Options{AllowPrivate: cfg.AllowPrivate, MaxIdleConnsPerHost: cfg.Concurrency, HeaderTimeout: cfg.Timeout})
 	}
-	fo := robotsfetch.Options{UserAgent: cfg.UserAgent, Timeout: cfg.Timeout, BodyTimeout: cfg.Timeout, Now: cfg.Now}
-	if cfg.Transport != nil || cfg.AllowPrivate {
-		fo.Client = &http.Client{Transport: base}
-	} else {
-		fo.Guard = true
-	}
+	// robots.txt goes through the same transport as every other request.
+	fo := robotsfetch.Options{UserAgent: cfg.UserAgent, Timeout: cfg.Timeout, BodyTimeout: cfg.Timeout, Now: cfg.Now,
+		Client: &http.Client{Transport: base}}
 	c.fetchers = rep.NewFetchers(fo)
 	for _, a := range cfg.Agents {
 		c.tokens = append(c.tokens, strings.ToLower(a.Token()))
@@ -356,7 +363,9 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	tr := c.own.Transport(base)
 	tr.PagePrefix = -1 // pages are read here, for every audited agent
 	c.pages = &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	c.follow = &http.Client{Transport: tr}
+	// Sitemaps follow redirects by the guarded client's rule: 5 hops,
+	// http and https only, each hop's address checked by the transport.
+	c.follow = &http.Client{Transport: tr, CheckRedirect: netguard.Options{}.CheckRedirect}
 	c.rep = &Report{Site: c.origin, UserAgent: cfg.UserAgent, Started: c.now()}
 	for _, a := range cfg.Agents {
 		c.rep.Agents = append(c.rep.Agents, a.Name)
@@ -527,27 +536,82 @@ func (c *crawler) get(cl *http.Client, u string) (*http.Response, context.Cancel
 	return resp, cancel, nil
 }
 
+// sitemapQueue holds the sitemaps to read, first-in first-out, each URL
+// once, and bounds them in total: at most max are ever queued, and what is
+// left out is counted.
+type sitemapQueue struct {
+	todo    []sitemap.Location
+	seen    map[string]bool
+	max     int
+	dropped int    // locations not queued for want of room
+	from    string // the sitemap whose entry was dropped first
+}
+
+// add queues l once; false when there is no room for it.
+func (q *sitemapQueue) add(l sitemap.Location, from string) bool {
+	if q.seen[l.URL] {
+		return true
+	}
+	if len(q.todo) >= q.max {
+		if q.dropped == 0 {
+			q.from = from
+		}
+		q.dropped++
+		return false
+	}
+	q.seen[l.URL] = true
+	q.todo = append(q.todo, l)
+	return true
+}
+
 // readSitemaps reads the site's sitemaps, indexes first-in first-out,
-// and queues their URLs.
+// and queues their URLs, within MaxSitemaps files and MaxSitemapBytes in
+// all.
 func (c *crawler) readSitemaps() {
 	var f *robotstxt.File
 	if r, err := c.own.Robots(c.ctx, c.cfg.Start); err == nil {
 		f = r.File
 	}
-	todo := sitemap.Discover(f, c.origin)
-	seen := map[string]bool{}
-	for i := 0; i < len(todo) && len(c.rep.Sitemaps) < c.cfg.MaxSitemaps && c.ctx.Err() == nil; i++ {
-		loc := todo[i]
-		if seen[loc.URL] {
-			continue
+	q := &sitemapQueue{seen: map[string]bool{}, max: c.cfg.MaxSitemaps}
+	for _, l := range sitemap.Discover(f, c.origin) {
+		q.add(l, c.origin+"/robots.txt")
+	}
+	budget := c.cfg.MaxSitemapBytes
+	cut := "" // the sitemap the byte bound stopped in
+	unread := 0
+	for i := 0; i < len(q.todo) && c.ctx.Err() == nil; i++ {
+		if budget <= 0 {
+			unread = len(q.todo) - i
+			break
 		}
-		seen[loc.URL] = true
-		todo = append(todo, c.readSitemap(loc)...)
+		n, stopped := c.readSitemap(q.todo[i], budget, q)
+		budget -= n
+		if stopped {
+			cut = q.todo[i].URL
+		}
+	}
+	if q.dropped == 0 && cut == "" {
+		return
+	}
+	c.mu.Lock()
+	c.rep.Truncated = true
+	c.mu.Unlock()
+	if q.dropped > 0 {
+		c.report(CodeSitemapsTruncated, "", q.from,
+			fmt.Sprintf("the crawl reads at most %d sitemaps in all (Config.MaxSitemaps): %d more sitemap entries were not queued nor read", c.cfg.MaxSitemaps, q.dropped),
+			fmt.Sprintf("%s lists sitemaps past the bound", q.from))
+	}
+	if cut != "" {
+		c.report(CodeSitemapsTruncated, "", cut,
+			fmt.Sprintf("the crawl reads at most %d bytes of sitemaps in all, uncompressed (Config.MaxSitemapBytes): reading stopped in this sitemap, and %d queued sitemaps were not read", c.cfg.MaxSitemapBytes, unread),
+			fmt.Sprintf("%d bytes read from %d sitemaps", c.cfg.MaxSitemapBytes, len(c.rep.Sitemaps)))
 	}
 }
 
-// readSitemap reads one sitemap file and returns the sitemaps it lists.
-func (c *crawler) readSitemap(loc sitemap.Location) []sitemap.Location {
+// readSitemap reads one sitemap file, at most budget bytes of it
+// uncompressed, and queues the sitemaps it lists in q. It returns the bytes
+// read and whether the budget stopped it.
+func (c *crawler) readSitemap(loc sitemap.Location, budget int64, q *sitemapQueue) (read int64, stopped bool) {
 	info := SitemapInfo{URL: loc.URL, Source: loc.Source}
 	idx := int32(len(c.rep.Sitemaps))
 	defer func() { c.rep.Sitemaps = append(c.rep.Sitemaps, info) }()
@@ -569,7 +633,7 @@ func (c *crawler) readSitemap(loc sitemap.Location) []sitemap.Location {
 			msg = "not fetched: robots.txt disallows it for " + robotstxt.ProductToken(c.cfg.UserAgent)
 		}
 		c.report(CodeSitemapUnreachable, "", loc.URL, "the sitemap "+msg, where)
-		return nil
+		return 0, false
 	}
 	defer cancel()
 	defer resp.Body.Close()
@@ -577,16 +641,16 @@ func (c *crawler) readSitemap(loc sitemap.Location) []sitemap.Location {
 	if resp.StatusCode/100 != 2 {
 		if loc.Source == sitemap.FromDefault && resp.StatusCode == http.StatusNotFound {
 			info.Error = "none at the default location"
-			return nil // no sitemap: nothing wrong
+			return 0, false // no sitemap: nothing wrong
 		}
 		info.Error = fmt.Sprintf("status %d", resp.StatusCode)
 		c.report(CodeSitemapUnreachable, "", loc.URL, fmt.Sprintf("the sitemap answers %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)), where)
-		return nil
+		return 0, false
 	}
-	var more []sitemap.Location
-	res, err := sitemap.Parse(resp.Body, sitemap.Options{URL: loc.URL, Scope: loc.Scope}, func(e sitemap.Entry) error {
+	limit := min(budget, sitemap.MaxBytes)
+	res, err := sitemap.Parse(resp.Body, sitemap.Options{URL: loc.URL, Scope: loc.Scope, MaxBytes: limit}, func(e sitemap.Entry) error {
 		if e.Sitemap {
-			more = append(more, sitemap.Location{URL: e.Loc, Source: sitemap.FromIndex, Line: e.Line})
+			q.add(sitemap.Location{URL: e.Loc, Source: sitemap.FromIndex, Line: e.Line}, loc.URL)
 			return nil
 		}
 		u, ok := c.normalize(e.Loc)
@@ -608,6 +672,11 @@ func (c *crawler) readSitemap(loc sitemap.Location) []sitemap.Location {
 		c.report(CodeSitemapUnreachable, "", loc.URL, "the sitemap cannot be read: "+err.Error(), where)
 	}
 	for _, f := range res.Findings {
+		if f.Code == sitemap.TooLarge && limit < sitemap.MaxBytes {
+			// The crawl's budget stopped it, not the protocol's limit.
+			stopped = true
+			continue
+		}
 		code := map[sitemap.Code]string{
 			sitemap.TooManyURLs: CodeSitemapTooManyURLs, sitemap.TooLarge: CodeSitemapTooLarge,
 			sitemap.OtherHost: CodeSitemapOtherHost, sitemap.OutsidePath: CodeSitemapOutsidePath,
@@ -627,7 +696,7 @@ func (c *crawler) readSitemap(loc sitemap.Location) []sitemap.Location {
 		}
 		c.report(code, "", u, f.Message, ev)
 	}
-	return more
+	return res.Bytes, stopped
 }
 
 // sitemapEvidence says which sitemap lists u; "" when none does.

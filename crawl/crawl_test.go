@@ -67,7 +67,9 @@ func TestPlanted(t *testing.T) {
 		}
 	}
 	for _, c := range codes {
-		found := false
+		// A crawl bound is reached by TestSitemapFanOutBounded, not by a
+		// site of planted faults.
+		found := c.Code == CodeSitemapsTruncated
 		for k := range want {
 			found = found || strings.HasPrefix(k, c.Code+" ")
 		}

@@ -22,10 +22,16 @@
 // read (Config.Obey keeps it out of them). "User-agent: rep-crawl" with
 // "Disallow: /" keeps it out of a site.
 //
-// Memory is bounded: visited URLs are kept as 64-bit hashes, the frontier
-// never holds more than Config.MaxPages URLs, each page body is read up to
+// Memory and work are bounded, in total: visited URLs are kept as 64-bit
+// hashes, the frontier never holds more than Config.MaxPages URLs, the
+// sitemap queue never more than Config.MaxSitemaps locations (entries of
+// sitemap indexes past it are counted, not kept), all sitemaps together
+// are read up to Config.MaxSitemapBytes, each page body is read up to
 // Config.MaxBodyBytes, and pages reach the caller one at a time
-// (Config.OnPage) instead of being kept.
+// (Config.OnPage) instead of being kept. A sitemap bound reached sets
+// Report.Truncated and adds a sitemaps-truncated finding. Requests go
+// through the guarded transport of internal/netguard (no proxy; loopback,
+// private and link-local addresses refused unless Config.AllowPrivate).
 //
 // Specifications: RFC 9309 and Google's robots.txt documentation (through
 // package rep); Google's "Robots meta tag, data-nosnippet, and X-Robots-Tag

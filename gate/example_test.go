@@ -45,3 +45,29 @@ disallow = ["/private/"]
 	// 203.0.113.9 /public/a: refuse (spoofed Googlebot: reverse DNS not checked (offline))
 	// 203.0.113.9 /private/a: allow (not a crawler)
 }
+
+// Canonical is the one path the gate judges, passes on and logs: the
+// path the origin serves, whatever the client's spelling; a spelling
+// origins resolve differently has none.
+func ExampleCanonical() {
+	for _, target := range []string{
+		"/%70rivate/x",
+		"/.well-known/../private/x",
+		"//private/./x?%73ession=1",
+		"/.well-known/%2e%2e/private/x",
+		"/private%2Fx",
+	} {
+		c, err := gate.Canonical(target, true)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(c)
+	}
+	// Output:
+	// /private/x
+	// /private/x
+	// /private/x?session=1
+	// ambiguous path "/.well-known/%2e%2e/private/x": an encoded dot segment
+	// ambiguous path "/private%2Fx": an encoded slash (%2F)
+}

@@ -31,6 +31,22 @@
 // redirects, and cached by (directory URL, keyid) (botauth.Fetcher); a
 // signature's verdict is never cached.
 //
+// Every request is judged on one path, computed once: its canonical form
+// (Canonical), the path the origin serves, with escapes decoded, dot
+// segments removed and slashes merged. The exemptions, the robots.txt
+// rules and the policy's headers are matched on it, the request passed on
+// is for it, and the log records it (and the client's spelling, when it
+// differs, as raw_uri). A path origins would resolve differently (an
+// encoded slash or dot segment, a backslash) is refused, as are a request
+// with two User-Agent headers and, with Options.Hosts, one for another
+// host: a *RequestError says which (Decision.Err).
+//
+// Forwarding headers are believed only from the proxies in Options.Trust:
+// X-Forwarded-For (and X-Forwarded-Host and -Proto) by ServeHTTP, and by
+// ForwardAuth only the headers its Front sets. A claimed crawler whose
+// identity a DNS failure kept from being established is taken as spoofed
+// unless Options.DNSFailure says otherwise.
+//
 // Each judged request is logged with log/slog as one record whose keys
 // (time, client_ip, method, host, uri, status, user_agent) are those of a
 // JSON access log: a slog.JSONHandler's output is a log rep audit reads.
@@ -41,16 +57,21 @@
 // verified, invalid or unverified), why it failed (signature_reason), its
 // signature_agent and keyid. ForwardAuth answers the same question for nginx
 // auth_request, Caddy forward_auth and Traefik ForwardAuth.
+//
+// The path rules are RFC 3986 sections 5.2.4 and 6.2.2; signatures are
+// RFC 9421 with the Web Bot Auth draft (draft-meunier-web-bot-auth-architecture).
 package gate
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -74,9 +95,11 @@ type Options struct {
 	// Logger receives one record per judged request; nil means
 	// slog.Default().
 	Logger *slog.Logger
-	// Trust lists the proxies whose X-Forwarded-For (and, for ForwardAuth,
-	// X-Real-IP) give the client's address; a request from anywhere else
-	// is judged by its connection's address.
+	// Trust lists the proxies whose forwarding headers are believed:
+	// X-Forwarded-For, -Host and -Proto for ServeHTTP, the Front's headers
+	// for ForwardAuth. A request from anywhere else is judged by its
+	// connection's address and its own Host; a forward-auth question from
+	// anywhere else is refused.
 	Trust []netip.Prefix
 	// Enforce overrides the policy's enforce key when set.
 	Enforce policy.Enforce
@@ -116,7 +139,42 @@ type Options struct {
 	// Keys) fetch key directories from loopback, private and link-local
 	// addresses and over plain http.
 	AllowPrivate bool
+
+	// Hosts are the site's own host names (or IP literals), each alone,
+	// matching any port, or as NAME:PORT: a request for another host is
+	// refused (ForeignHost), and a Web Bot Auth signature proves nothing
+	// unless its @authority is one of them. Empty means every host is
+	// served, and no signature proves a crawler: the request's Host is
+	// the client's to choose, and a signature made for another site would
+	// otherwise replay here.
+	Hosts []string
+	// KeepSlashes judges "//" as a segment of its own instead of merging
+	// it into one "/" as nginx, Apache and Caddy do by default: for a front
+	// with merge_slashes off (see Canonical).
+	KeepSlashes bool
+	// DNSFailure is what a claimed crawler whose identity a DNS failure
+	// (a timeout, no answer) kept from being established is taken for;
+	// zero means DNSSpoofed.
+	DNSFailure DNSRule
+	// MaxInFlight bounds the requests passed to next at once; one more is
+	// answered 503 with Retry-After. Zero means no bound.
+	MaxInFlight int
 }
+
+// DNSRule is what the gate takes a claimed crawler for when a DNS failure
+// kept its identity from being established (identity.Result.Err).
+type DNSRule string
+
+// Values of DNSRule.
+const (
+	// DNSSpoofed: not verified is not the claimed crawler. It is judged
+	// as a spoofed one (refused under block, on every path), so that a
+	// client whose reverse DNS zone does not answer gains nothing.
+	DNSSpoofed DNSRule = "spoofed"
+	// DNSUnverifiable: judged as the crawler it claims, by its group of
+	// robots.txt, as a crawler whose operator publishes nothing is.
+	DNSUnverifiable DNSRule = "unverifiable"
+)
 
 // Action is what the gate does with a request.
 type Action string
@@ -154,6 +212,13 @@ type Decision struct {
 	Rule robotstxt.Rule
 	// ClientIP is the address the request was judged by.
 	ClientIP netip.Addr
+	// Target is the path and query judged, as the origin serves them
+	// (Canonical); RawTarget is the one the client sent.
+	Target, RawTarget string
+	// Err is why a request was refused before it was judged, a
+	// *RequestError (an ambiguous path, a foreign host, two User-Agent
+	// headers, an untrusted forward-auth peer); nil for a judged one.
+	Err error
 }
 
 // Gate is the middleware. It is safe for concurrent use.
@@ -173,6 +238,11 @@ type Gate struct {
 	// Options.SignatureAgents added, for identity.WithSignature; the
 	// registry's own entry decides everything else.
 	signers map[*crawlers.Crawler]*crawlers.Crawler
+
+	// hosts are Options.Hosts, lower-case, without a trailing dot.
+	hosts []string
+	// slots bounds the requests passed to next (Options.MaxInFlight).
+	slots chan struct{}
 
 	mu    sync.Mutex
 	cache map[cacheKey]cacheEntry
@@ -215,6 +285,15 @@ func New(p *policy.Policy, next http.Handler, o Options) *Gate {
 	if g.enforce == "" {
 		g.enforce = p.EnforceMode()
 	}
+	if g.o.DNSFailure == "" {
+		g.o.DNSFailure = DNSSpoofed
+	}
+	for _, h := range o.Hosts {
+		g.hosts = append(g.hosts, strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), "."))
+	}
+	if o.MaxInFlight > 0 {
+		g.slots = make(chan struct{}, o.MaxInFlight)
+	}
 	g.initSignatures()
 	sum := sha256Sum(g.robots)
 	g.etag = fmt.Sprintf(`"%x"`, sum[:12])
@@ -234,37 +313,139 @@ func Exempt(path string) bool {
 }
 
 // ServeHTTP serves /robots.txt from the policy, judges the request, and
-// passes it on with the policy's headers unless it is refused.
+// passes it on with the policy's headers unless it is refused. The request
+// next gets is for the canonical target (Canonical), the one judged: a
+// request whose path cannot be made canonical is answered 400, one for a
+// host not in Options.Hosts 421, and one with two User-Agent headers 400,
+// under every enforce mode.
 func (g *Gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.EscapedPath()
+	raw := requestTarget(r)
+	host, proto := r.Host, ""
+	if g.trusted(peer(r)) {
+		if h := firstValue(r.Header.Get("X-Forwarded-Host")); h != "" {
+			host = h
+		}
+		proto = firstValue(r.Header.Get("X-Forwarded-Proto"))
+	}
+	target, err := g.check(raw, host, r)
+	if err != nil {
+		d := Decision{Action: Refuse, Reason: err.Error(), Err: err, ClientIP: g.clientIP(r, "X-Forwarded-For"), RawTarget: raw}
+		var re *RequestError
+		errors.As(err, &re)
+		rw := &recorder{ResponseWriter: w}
+		http.Error(rw, http.StatusText(re.status())+": "+err.Error(), re.status())
+		g.log(r.Context(), d, r.Method, host, r.Proto, r.Header.Get("User-Agent"), r.Referer(), rw.status(), rw.n)
+		return
+	}
+	path, _, _ := strings.Cut(target, "?")
 	if path == "/robots.txt" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		g.serveRobots(w, r)
+		g.serveRobots(w, r, raw, target, g.clientIP(r, "X-Forwarded-For"), host)
 		return
 	}
 	g.p.SetHeaders(w.Header(), path)
+	in := r
+	if target != raw {
+		r = withTarget(r, target)
+	}
 	if g.enforce == policy.Off {
-		g.next.ServeHTTP(w, r)
+		g.pass(w, r)
 		return
 	}
 	var signed *http.Request
-	if hasSignature(r) {
-		target := r.RequestURI // as sent, for "@request-target"
-		if target == "" {
-			target = r.URL.RequestURI()
-		}
-		signed = g.original(r, r.Method, target)
+	if hasSignature(in) {
+		signed = g.original(in, in.Method, raw, host, proto)
 	}
-	d := g.decide(r.Context(), g.clientIP(r, false), r.UserAgent(), r.URL.RequestURI(), signed)
+	d := g.decide(r.Context(), g.clientIP(in, "X-Forwarded-For"), in.UserAgent(), target, signed)
+	d.RawTarget = raw
 	rw := &recorder{ResponseWriter: w}
 	if d.Action == Refuse {
 		http.Error(rw, "403 forbidden: "+d.Reason, http.StatusForbidden)
 	} else {
-		g.next.ServeHTTP(rw, r)
+		g.pass(rw, r)
 	}
-	g.log(r.Context(), d, r.Method, r.Host, r.URL.RequestURI(), r.Proto, r.UserAgent(), r.Referer(), rw.status(), rw.n)
+	g.log(r.Context(), d, r.Method, host, r.Proto, in.UserAgent(), r.Referer(), rw.status(), rw.n)
 }
 
-func (g *Gate) serveRobots(w http.ResponseWriter, r *http.Request) {
+// pass hands r to next, within Options.MaxInFlight.
+func (g *Gate) pass(w http.ResponseWriter, r *http.Request) {
+	if g.slots != nil {
+		select {
+		case g.slots <- struct{}{}:
+			defer func() { <-g.slots }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "503 busy: too many requests in flight to the site", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// requestTarget is r's target as the client sent it: its path and query.
+func requestTarget(r *http.Request) string {
+	if strings.HasPrefix(r.RequestURI, "/") {
+		return r.RequestURI
+	}
+	return r.URL.RequestURI() // absolute-form, "*", or a client-side request
+}
+
+// withTarget returns a shallow copy of r for target, a canonical one.
+func withTarget(r *http.Request, target string) *http.Request {
+	u, err := url.ParseRequestURI(target)
+	if err != nil { // cannot happen: Canonical writes a valid target
+		return r
+	}
+	o := r.WithContext(r.Context())
+	u.Scheme, u.Host = r.URL.Scheme, r.URL.Host
+	o.URL = u
+	o.RequestURI = target
+	return o
+}
+
+// check canonicalises raw and checks what no policy decides: the host
+// and the number of User-Agent headers.
+func (g *Gate) check(raw, host string, r *http.Request) (string, error) {
+	target, err := Canonical(raw, !g.o.KeepSlashes)
+	if err != nil {
+		return "", err
+	}
+	if !g.served(host) {
+		return "", &RequestError{Reason: ForeignHost, Value: host, Detail: "not one of the site's hosts (Options.Hosts, -host)"}
+	}
+	if n := len(r.Header.Values("User-Agent")); n > 1 {
+		return "", &RequestError{Reason: TwoUserAgents, Detail: fmt.Sprintf("%d User-Agent headers: the gate and the origin could judge different ones", n)}
+	}
+	return target, nil
+}
+
+// served reports whether host (a Host header: NAME or NAME:PORT) is one of
+// Options.Hosts; any host is when there are none.
+func (g *Gate) served(host string) bool {
+	if len(g.hosts) == 0 {
+		return true
+	}
+	return g.listed(host)
+}
+
+// listed reports whether host is one of Options.Hosts.
+func (g *Gate) listed(host string) bool {
+	host = strings.ToLower(host)
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = strings.Trim(host, "[]"), ""
+	}
+	name = strings.TrimSuffix(name, ".")
+	for _, h := range g.hosts {
+		if h == name || port != "" && h == net.JoinHostPort(name, port) {
+			return true
+		}
+	}
+	return false
+}
+
+// serveRobots serves the policy's robots.txt and logs the request, from ip
+// for host.
+func (g *Gate) serveRobots(w http.ResponseWriter, r *http.Request, raw, target string, ip netip.Addr, host string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("ETag", g.etag)
@@ -272,16 +453,25 @@ func (g *Gate) serveRobots(w http.ResponseWriter, r *http.Request) {
 	rw := &recorder{ResponseWriter: w}
 	http.ServeContent(rw, r, "robots.txt", time.Time{}, bytes.NewReader(g.robots))
 	if g.enforce != policy.Off {
-		d := g.Decide(r.Context(), g.clientIP(r, false), r.UserAgent(), "/robots.txt")
-		g.log(r.Context(), d, r.Method, r.Host, r.URL.RequestURI(), r.Proto, r.UserAgent(), r.Referer(), rw.status(), rw.n)
+		d := g.decide(r.Context(), ip, r.UserAgent(), target, nil)
+		d.RawTarget = raw
+		g.log(r.Context(), d, r.Method, host, r.Proto, r.UserAgent(), r.Referer(), rw.status(), rw.n)
 	}
 }
 
-// Decide judges a request for target (a path with its query) from ip with
-// userAgent under the gate's enforcement, as an unsigned request: see
-// DecideRequest for one whose signature counts.
+// Decide judges a request for target (a path with its query, as sent)
+// from ip with userAgent under the gate's enforcement, as an unsigned
+// request: see DecideRequest for one whose signature counts. The target is
+// judged in its canonical form (Canonical); one that has none is refused
+// with Err set.
 func (g *Gate) Decide(ctx context.Context, ip netip.Addr, userAgent, target string) Decision {
-	return g.decide(ctx, ip, userAgent, target, nil)
+	canon, err := Canonical(target, !g.o.KeepSlashes)
+	if err != nil {
+		return Decision{Action: Refuse, Reason: err.Error(), Err: err, ClientIP: ip, RawTarget: target}
+	}
+	d := g.decide(ctx, ip, userAgent, canon, nil)
+	d.RawTarget = target
+	return d
 }
 
 // DecideRequest judges r from ip under the gate's enforcement as ServeHTTP
@@ -289,18 +479,29 @@ func (g *Gate) Decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 // client sent it: its Method, Host, URL (with the Scheme when r.TLS does
 // not tell it) and Header are what the signature's components are computed
 // from.
+//
+// The request is refused, with Err set, as ServeHTTP refuses it: a target
+// that has no canonical form, a Host not in Options.Hosts, two User-Agent
+// headers.
 func (g *Gate) DecideRequest(ctx context.Context, ip netip.Addr, r *http.Request) Decision {
+	raw := requestTarget(r)
+	canon, err := g.check(raw, r.Host, r)
+	if err != nil {
+		return Decision{Action: Refuse, Reason: err.Error(), Err: err, ClientIP: ip, RawTarget: raw}
+	}
 	var signed *http.Request
 	if hasSignature(r) {
 		signed = r
 	}
-	return g.decide(ctx, ip, r.UserAgent(), r.URL.RequestURI(), signed)
+	d := g.decide(ctx, ip, r.UserAgent(), canon, signed)
+	d.RawTarget = raw
+	return d
 }
 
-// decide judges a request; signed is the request as its client sent it
-// when it carries a signature, else nil.
+// decide judges a request for target, a canonical one; signed is the
+// request as its client sent it when it carries a signature, else nil.
 func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target string, signed *http.Request) Decision {
-	d := Decision{Action: Allow, ClientIP: ip}
+	d := Decision{Action: Allow, ClientIP: ip, Target: target}
 	path, _, _ := strings.Cut(target, "?")
 	c, ok := crawlers.Match(userAgent)
 	if !ok {
@@ -366,7 +567,13 @@ func (g *Gate) verify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler) i
 	}
 	res := g.o.Verifier.VerifyCrawler(ctx, ip, c, now)
 	if res.Err != nil {
-		return res // a DNS failure: ask again next time
+		// A DNS failure: not kept here (the Verifier keeps it briefly),
+		// and taken for what Options.DNSFailure says.
+		if g.o.DNSFailure == DNSSpoofed {
+			res.Verdict = identity.Spoofed
+			res.Reason = "identity not established (" + res.Err.Error() + "): taken as not " + c.Name
+		}
+		return res
 	}
 	g.remember(k, res, now.Add(g.o.CacheTTL))
 	g.toStore(ctx, ip, c, res, now)
@@ -383,17 +590,22 @@ func (g *Gate) remember(k cacheKey, res identity.Result, expires time.Time) {
 }
 
 // clientIP is the address to judge r by: the connection's, or when it
-// comes from a trusted proxy, the last address of X-Forwarded-For that is
-// not a trusted proxy (for ForwardAuth, X-Real-IP first).
-func (g *Gate) clientIP(r *http.Request, realIP bool) netip.Addr {
+// comes from a trusted proxy, the one header names: for X-Forwarded-For the
+// last address that is not a trusted proxy's, for another (X-Real-IP) its
+// value. Nothing else is read: a header the proxy does not set is the
+// client's own.
+func (g *Gate) clientIP(r *http.Request, header string) netip.Addr {
 	ip := peer(r)
 	if !g.trusted(ip) {
 		return ip
 	}
-	if realIP {
-		if a, err := netip.ParseAddr(strings.TrimSpace(r.Header.Get("X-Real-IP"))); err == nil {
-			return a.Unmap()
+	if !strings.EqualFold(header, "X-Forwarded-For") {
+		if v := r.Header.Values(header); len(v) == 1 {
+			if a, err := netip.ParseAddr(strings.TrimSpace(v[0])); err == nil {
+				return a.Unmap()
+			}
 		}
+		return ip
 	}
 	var hops []string
 	for _, v := range r.Header.Values("X-Forwarded-For") {
@@ -429,7 +641,11 @@ func (g *Gate) trusted(ip netip.Addr) bool {
 
 // log writes one decision as an access-log record; a refusal and an
 // invalid signature are warnings.
-func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua, referer string, status int, n int64) {
+func (g *Gate) log(ctx context.Context, d Decision, method, host, proto, ua, referer string, status int, n int64) {
+	uri := d.Target
+	if uri == "" {
+		uri = d.RawTarget
+	}
 	level := slog.LevelInfo
 	if d.Action != Allow || d.Signature != nil && d.Signature.Verdict == botauth.Invalid {
 		level = slog.LevelWarn
@@ -439,6 +655,11 @@ func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua
 		slog.String("method", method),
 		slog.String("host", host),
 		slog.String("uri", uri),
+	}
+	if d.RawTarget != "" && d.RawTarget != uri {
+		attrs = append(attrs, slog.String("raw_uri", d.RawTarget))
+	}
+	attrs = append(attrs,
 		slog.String("proto", proto),
 		slog.Int("status", status),
 		slog.Int64("bytes", n),
@@ -446,7 +667,7 @@ func (g *Gate) log(ctx context.Context, d Decision, method, host, uri, proto, ua
 		slog.String("referer", referer),
 		slog.String("action", string(d.Action)),
 		slog.String("reason", d.Reason),
-	}
+	)
 	if d.Crawler != nil {
 		attrs = append(attrs, slog.String("crawler", d.Crawler.Name))
 	}

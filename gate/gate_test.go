@@ -48,6 +48,10 @@ var upstream = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "upstream "+r.URL.Path)
 })
 
+// testHosts are the fixtures' Options.Hosts unless a test gives its own:
+// the test servers' address and the name the signatures are made for.
+var testHosts = []string{"127.0.0.1", "site.example"}
+
 type fixture struct {
 	srv *httptest.Server
 	log *bytes.Buffer
@@ -66,6 +70,9 @@ func newFixture(t *testing.T, src string, o Options) *fixture {
 	o.Logger = slog.New(slog.NewJSONHandler(f.log, nil))
 	if o.Verifier == nil {
 		o.Verifier = &identity.Verifier{}
+	}
+	if o.Hosts == nil { // an empty, non-nil list stays empty
+		o.Hosts = testHosts
 	}
 	f.g = New(p, upstream, o)
 	f.srv = httptest.NewServer(f.g)
@@ -222,6 +229,10 @@ func TestHeadersOnMatchingPathsOnly(t *testing.T) {
 		{"/docs/a.html", "", ""},
 		{"/drafts/b.pdf", "noindex, nofollow", "train-ai=n"},
 		{"/drafts", "", ""},
+		// Matched on the canonical path: the origin serves these as
+		// /drafts/b.pdf and /docs/a.pdf.
+		{"/%64rafts/b.pdf", "noindex, nofollow", "train-ai=n"},
+		{"/docs/./x/../a.pdf", "noindex, nofollow", ""},
 	} {
 		r := f.get(t, tc.path, browserUA)
 		if got := strings.Join(r.Header.Values("X-Robots-Tag"), "|"); got != tc.xrt {
@@ -263,7 +274,7 @@ func TestLogIsAnAccessLog(t *testing.T) {
 
 func TestForwardAuth(t *testing.T) {
 	f := newFixture(t, testPolicy, Options{Trust: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
-	fa := httptest.NewServer(f.g.ForwardAuth())
+	fa := httptest.NewServer(f.g.ForwardAuth(Caddy))
 	t.Cleanup(fa.Close)
 	ask := func(uri, ua, ip string) int {
 		req, _ := http.NewRequest(http.MethodGet, fa.URL+"/auth", nil)
@@ -302,7 +313,7 @@ func TestForwardAuth(t *testing.T) {
 // request the proxy passed on, and still answers a question about it.
 func TestForwardAuthRobots(t *testing.T) {
 	f := newFixture(t, testPolicy, Options{})
-	fa := httptest.NewServer(f.g.ForwardAuth())
+	fa := httptest.NewServer(f.g.ForwardAuth(Nginx))
 	t.Cleanup(fa.Close)
 	resp, err := http.Get(fa.URL + "/robots.txt")
 	if err != nil {

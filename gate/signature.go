@@ -2,6 +2,8 @@ package gate
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -71,7 +73,7 @@ func (g *Gate) identify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler,
 	}
 	v := g.sig
 	v.Keys = listedKeys{c: ic, g: g}
-	sig := v.Verify(ctx, signed)
+	sig := g.verifySignature(ctx, &v, signed)
 	// A signature that proves c needs no network check: asked with none
 	// made, WithSignature says whether it does.
 	if res := identity.WithSignature(identity.Result{IP: ip, Crawler: ic, Verdict: identity.Unverifiable}, sig); res.Verdict == identity.Verified {
@@ -81,6 +83,32 @@ func (g *Gate) identify(ctx context.Context, ip netip.Addr, c *crawlers.Crawler,
 	res := g.verify(ctx, ip, c)
 	res.Crawler = ic
 	return identity.WithSignature(res, sig)
+}
+
+// verifySignature verifies signed's signature with v, over an @authority
+// that is one of Options.Hosts: a request for any other authority (or
+// every request, with no Hosts) is verified as one whose authority is
+// unknown, which no signature proves, since the Host header is the
+// client's to write and a signature made for another site would replay.
+func (g *Gate) verifySignature(ctx context.Context, v *botauth.Verifier, signed *http.Request) botauth.Result {
+	if g.listed(signed.Host) {
+		return v.Verify(ctx, signed)
+	}
+	host := signed.Host
+	o := *signed
+	o.Host = ""
+	res := v.Verify(ctx, &o)
+	var be *botauth.Error
+	if errors.As(res.Err, &be) && be.Reason == botauth.UnknownAuthority {
+		e := *be
+		if len(g.hosts) == 0 {
+			e.Detail = "the gate lists no host of its own (Options.Hosts, -host), so no @authority is believed"
+		} else {
+			e.Detail = fmt.Sprintf("%q is not one of the gate's hosts (Options.Hosts, -host)", host)
+		}
+		res.Err = &e
+	}
+	return res
 }
 
 // listedKeys is the KeySource a signature claiming crawler c is verified
@@ -124,13 +152,12 @@ func hasSignature(r *http.Request) bool {
 }
 
 // original returns r as its client sent it, for the components a signature
-// covers: with method and target (for ForwardAuth, those the proxy
-// forwarded) and, from a proxy in Options.Trust, the authority of
-// X-Forwarded-Host and the scheme of X-Forwarded-Proto. Those two are
-// believed from no one else: a client could otherwise name another site's
-// authority and replay a signature made for it. A target that does not
-// parse leaves the URL without a path, so a signature covering it fails.
-func (g *Gate) original(r *http.Request, method, target string) *http.Request {
+// covers: with method, target, host and scheme as the caller established
+// them (ServeHTTP: the request's own, with X-Forwarded-Host and
+// X-Forwarded-Proto from a proxy in Options.Trust; ForwardAuth: those its
+// Front sets). A target that does not parse leaves the URL without a path,
+// so a signature covering it fails.
+func (g *Gate) original(r *http.Request, method, target, host, proto string) *http.Request {
 	o := r.WithContext(r.Context())
 	o.Method = method
 	o.RequestURI = target
@@ -139,20 +166,9 @@ func (g *Gate) original(r *http.Request, method, target string) *http.Request {
 		u = &url.URL{}
 	}
 	o.URL = u
-	if g.trusted(peer(r)) {
-		if h := firstValue(r.Header.Get("X-Forwarded-Host")); h != "" {
-			o.Host = h
-		}
-		if p := strings.ToLower(firstValue(r.Header.Get("X-Forwarded-Proto"))); p == "http" || p == "https" {
-			o.URL.Scheme = p
-		}
+	o.Host = host
+	if p := strings.ToLower(proto); p == "http" || p == "https" {
+		o.URL.Scheme = p
 	}
 	return o
-}
-
-// firstValue is the first of a comma-separated header value, trimmed: the
-// one the proxy nearest the client set.
-func firstValue(v string) string {
-	v, _, _ = strings.Cut(v, ",")
-	return strings.TrimSpace(v)
 }

@@ -168,6 +168,7 @@ func TestSignatureAsProof(t *testing.T) {
 		host      string // the Host header sent; "" the server's
 		hdr       []string
 		untrusted bool // no proxy is trusted
+		hosts     []string
 		want      decision
 		dnsUsed   bool
 	}{
@@ -226,6 +227,15 @@ func TestSignatureAsProof(t *testing.T) {
 			sig:  &signing{key: signer, agent: dir.srv.URL, url: "https://site.example/public?q=1", components: []string{"@target-uri"}},
 			hdr:  []string{"X-Forwarded-Host", "site.example", "X-Forwarded-Proto", "https"},
 			want: decision{200, "allow", "verified", "signature", "verified", "", "INFO"}},
+		{name: "signed for another site, sent with its Host", host: "other.example",
+			sig:  &signing{key: signer, agent: dir.srv.URL, url: "http://other.example/public?q=1"},
+			want: decision{421, "refuse", "", "", "", "", "WARN"}},
+		{name: "signed for another site, X-Forwarded-Host naming it", hdr: []string{"X-Forwarded-Host", "other.example"},
+			sig:  &signing{key: signer, agent: dir.srv.URL, url: "http://other.example/public?q=1"},
+			want: decision{421, "refuse", "", "", "", "", "WARN"}},
+		{name: "the gate lists no host: no signature proves", hosts: []string{}, dnsUsed: true,
+			sig:  &signing{key: signer, agent: dir.srv.URL},
+			want: decision{403, "refuse", "spoofed", "", "unverified", "lists no host of its own", "WARN"}},
 		{name: "@target-uri over https without X-Forwarded-Proto", dnsUsed: true,
 			sig:  &signing{key: signer, agent: dir.srv.URL, url: "https://site.example/public?q=1", components: []string{"@target-uri"}},
 			hdr:  []string{"X-Forwarded-Host", "site.example"},
@@ -238,6 +248,7 @@ func TestSignatureAsProof(t *testing.T) {
 				Now:             func() time.Time { return sigClock },
 				Signatures:      &botauth.Verifier{Keys: &botauth.Fetcher{AllowPrivate: true, AllowHTTP: true}, MaxValidity: 24 * time.Hour},
 				SignatureAgents: map[string][]string{"Google-Agent": {dir.srv.URL}},
+				Hosts:           c.hosts,
 			}
 			if c.untrusted {
 				o.Trust = nil
@@ -408,25 +419,29 @@ func TestForwardAuthSignature(t *testing.T) {
 		"X-Forwarded-Host", "site.example", "X-Forwarded-Proto", "https"}
 	for _, c := range []struct {
 		name      string
+		front     Front
 		sig       http.Header // nil: unsigned
 		host      string      // the Host of the question; "" the endpoint's
 		hdr       []string
 		untrusted bool
 		want      decision
+		uri       string // the logged uri; "" hdr[1]
 	}{
-		{"nginx, signed", sign(orig), "", nginx("/docs/page?q=1"), false,
-			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}},
-		{"Caddy, signed, the Host passed on", sign(orig), "site.example", caddy, false,
-			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}},
-		{"nginx, unsigned", nil, "", nginx("/docs/page?q=1"), false,
-			decision{403, "refuse", "spoofed", "", "", "", "WARN"}},
-		{"nginx without X-Forwarded-Host: the endpoint's own Host", sign(orig), "",
+		{"nginx, signed", Nginx, sign(orig), "", nginx("/docs/page?q=1"), false,
+			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}, ""},
+		{"Caddy, signed, the Host passed on", Caddy, sign(orig), "site.example", caddy, false,
+			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}, ""},
+		{"nginx, unsigned", Nginx, nil, "", nginx("/docs/page?q=1"), false,
+			decision{403, "refuse", "spoofed", "", "", "", "WARN"}, ""},
+		{"nginx without X-Forwarded-Host: the endpoint's own Host", Nginx, sign(orig), "",
 			nginx("/docs/page?q=1")[:6], false,
-			decision{403, "refuse", "spoofed", "", "invalid", "signature does not verify", "WARN"}},
-		{"nginx, another URI forwarded than was signed", sign(orig), "", nginx("/docs/other?q=1"), false,
-			decision{403, "refuse", "spoofed", "", "invalid", "signature does not verify", "WARN"}},
-		{"a proxy not trusted: X-Forwarded-Host not believed", sign(orig), "", nginx("/docs/page?q=1"), true,
-			decision{403, "refuse", "spoofed", "", "invalid", "signature does not verify", "WARN"}},
+			decision{403, "refuse", "spoofed", "", "invalid", "signature does not verify", "WARN"}, ""},
+		{"nginx, another URI forwarded than was signed", Nginx, sign(orig), "", nginx("/docs/other?q=1"), false,
+			decision{403, "refuse", "spoofed", "", "invalid", "signature does not verify", "WARN"}, ""},
+		{"a proxy not trusted: its question is refused", Nginx, sign(orig), "", nginx("/docs/page?q=1"), true,
+			decision{403, "refuse", "", "", "", "", "WARN"}, "/_rep_gate"},
+		{"Caddy headers to a gate told the front is nginx", Nginx, sign(orig), "site.example", caddy, false,
+			decision{403, "refuse", "", "", "", "", "WARN"}, "/_rep_gate"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := Options{
@@ -440,7 +455,7 @@ func TestForwardAuthSignature(t *testing.T) {
 				o.Trust = nil
 			}
 			f := newFixture(t, testPolicy, o)
-			fa := httptest.NewServer(f.g.ForwardAuth())
+			fa := httptest.NewServer(f.g.ForwardAuth(c.front))
 			t.Cleanup(fa.Close)
 			req, _ := http.NewRequest(http.MethodGet, fa.URL+"/_rep_gate", nil)
 			for k, v := range c.sig {
@@ -463,8 +478,12 @@ func TestForwardAuthSignature(t *testing.T) {
 				t.Fatalf("%d records: %v", len(recs), recs)
 			}
 			c.want.check(t, resp.StatusCode, recs[0])
-			if recs[0]["uri"] != c.hdr[1] {
-				t.Errorf("logged uri %v, want %s", recs[0]["uri"], c.hdr[1])
+			uri := c.uri
+			if uri == "" {
+				uri = c.hdr[1]
+			}
+			if recs[0]["uri"] != uri {
+				t.Errorf("logged uri %v, want %s", recs[0]["uri"], uri)
 			}
 		})
 	}

@@ -1,8 +1,11 @@
 package policy
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rep-toolkit/rep"
@@ -70,6 +73,26 @@ func known(t string) bool {
 	return false
 }
 
+// closestToken returns ", did you mean X?" for the registry token one or
+// two edits from t, else "".
+func closestToken(t string) string {
+	best, dist := "", 3
+	for _, c := range crawlers.All() {
+		for _, k := range c.Tokens {
+			if len(k) < len(t)-2 || len(k) > len(t)+2 {
+				continue // more than two edits apart
+			}
+			if d := editDistance(strings.ToLower(t), strings.ToLower(k)); d < dist {
+				best, dist = k, d
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ", did you mean " + best + "?"
+}
+
 // Check lints the policy and the robots.txt it generates: tokens and
 // categories the registry does not know, crawlers named by several groups
 // (robots.txt merges such groups, so the later rules join the earlier),
@@ -78,6 +101,16 @@ func known(t string) bool {
 // robots.txt, and every place the round trip fails. Findings of Error
 // severity make Build fail.
 func (p *Policy) Check() []Finding {
+	out, _ := p.CheckContext(context.Background())
+	return out
+}
+
+// CheckContext is Check stopping when ctx is done (the round trip, the
+// longest part, asks ctx as it goes), with ctx's error and no findings.
+func (p *Policy) CheckContext(ctx context.Context) ([]Finding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var out []Finding
 	add := func(line int, s Severity, code, format string, args ...any) {
 		out = append(out, Finding{Line: line, Severity: s, Code: code, Message: fmt.Sprintf(format, args...)})
@@ -85,10 +118,15 @@ func (p *Policy) Check() []Finding {
 	cats := purposes()
 	namedBy := map[string][]int{}
 	for i, g := range p.Groups {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		for _, a := range g.Agents {
 			if a != "*" && !known(a) {
 				add(p.pos.inTable("group", i, "agents"), lint.Warning, CodeUnknownAgent,
-					"group %d: the registry does not know %q: check the spelling (rep crawler lists the known ones); it is written as given", i+1, a)
+					"group %d: the registry does not know %q: check the spelling%s (crawlers/data/registry.json lists the known ones, docs/verify.md describes it); it is written as given", i+1, a, closestToken(a))
 			}
 		}
 		for _, c := range g.Categories {
@@ -150,7 +188,14 @@ func (p *Policy) Check() []Finding {
 	if err := checkUsage(p.Usage.ContentSignal, signalKeys, "yes", "no"); err != nil {
 		add(p.pos.inTable("usage", 0, "content_signal"), lint.Warning, CodeUsageSyntax, "usage.content_signal: %v", err)
 	}
-	for _, f := range p.Lint().Findings {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lr := p.Lint()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, f := range lr.Findings {
 		if f.Severity < lint.Warning || p.Staging && f.Code == "disallow-all" {
 			continue // a staging site means it
 		}
@@ -160,11 +205,21 @@ func (p *Policy) Check() []Finding {
 		}
 		add(0, f.Severity, CodeRobotsLint, "generated robots.txt line %d: %s [%s]%s", f.Line, f.Message, f.Code, hint)
 	}
-	for _, m := range p.RoundTrip() {
+	ms, err := p.RoundTripContext(ctx)
+	if err != nil && !errors.Is(err, ErrRoundTripBudget) {
+		return nil, err
+	}
+	for _, m := range ms {
 		add(m.line, lint.Error, CodeRoundTrip, "%s", m)
 	}
+	switch {
+	case err != nil:
+		add(0, lint.Error, CodeRoundTrip, "%v", err)
+	case len(ms) == MaxMismatches:
+		add(0, lint.Error, CodeRoundTrip, "round trip: %d mismatches listed, and there may be more (at most %d per crawler)", MaxMismatches, MaxMismatchesPerCrawler)
+	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
-	return out
+	return out, nil
 }
 
 // Preference vocabularies: IETF aipref (draft-ietf-aipref-vocab) and
@@ -293,26 +348,142 @@ const unlisted = "UnlistedBot"
 // path of Paths, and returns where its verdict is not the policy's intent.
 // None means the file says what the policy means.
 func (p *Policy) RoundTrip() []Mismatch {
+	out, _ := p.RoundTripContext(context.Background())
+	return out
+}
+
+// RoundTripContext is RoundTrip stopping when ctx is done, with ctx's
+// error.
+//
+// Its work grows with the number of groups times the registry's size, not
+// with the square of the groups: crawlers that obey the same rules of the
+// file and are meant to obey the same groups of the policy get the same
+// verdict on every path, so each such class is asked once; and a class
+// read with Google's profile (how the intent is read) whose rules in the
+// file are the intended rules, neither more nor fewer, gets the intended
+// verdict on every path by construction, so it is not asked path by path.
+func (p *Policy) RoundTripContext(ctx context.Context) ([]Mismatch, error) {
 	files := map[robotstxt.Options]*robotstxt.File{} // one per way an engine groups the file
+	classes := map[string][]string{}                 // class → paths where the verdict is not the intent
 	var out []Mismatch
 	paths := p.Paths()
-	for _, a := range p.Agents() {
+	budget := int64(len(crawlers.All())+1) * int64(len(paths))
+	var asked int64
+	var key []byte
+	for n, a := range p.Agents() {
+		if n%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		po := a.ParseOptions()
 		f := files[po]
 		if f == nil {
 			f = robotstxt.ParseWith(p.RobotsTxt(), po)
 			files[po] = f
 		}
-		for _, path := range paths {
-			want := p.Intended(a, path)
-			if d := a.Decide(f, path); d.Allowed != want {
-				line := 0
-				if gs := p.GroupsFor(a); len(gs) > 0 {
-					line = p.Groups[gs[0]].Line
+		gs := p.GroupsFor(a)
+		intent := func(string) bool { return true } // no group: everything allowed
+		if len(gs) > 0 {
+			ia := p.intent(gs)
+			intent = func(path string) bool { return ia.Check(path).Allowed }
+		}
+		got := a.Group(f).Rules()
+		key = fmt.Appendf(key[:0], "%v|%s|", po, groupSetKey(gs))
+		for _, r := range got {
+			key = strconv.AppendInt(key, int64(r.Line), 10)
+			key = append(key, ',')
+		}
+		bad, ok := classes[string(key)]
+		if !ok {
+			if po.Profile != robotstxt.Google || !sameRules(got, p.rules(gs)) {
+				for i, path := range paths {
+					if i%256 == 0 {
+						if err := ctx.Err(); err != nil {
+							return nil, err
+						}
+					}
+					if asked++; asked > budget {
+						return out, ErrRoundTripBudget
+					}
+					p.asked.Add(1)
+					if a.Decide(f, path).Allowed != intent(path) {
+						if bad = append(bad, path); len(bad) == MaxMismatchesPerCrawler {
+							break
+						}
+					}
 				}
-				out = append(out, Mismatch{Agent: a, Path: path, Intended: want, Decision: d, line: line})
 			}
+			classes[string(key)] = bad
+		}
+		for _, path := range bad {
+			if len(out) == MaxMismatches {
+				return out, nil
+			}
+			line := 0
+			if len(gs) > 0 {
+				line = p.Groups[gs[0]].Line
+			}
+			out = append(out, Mismatch{Agent: a, Path: path, Intended: intent(path), Decision: a.Decide(f, path), line: line})
+		}
+	}
+	return out, nil
+}
+
+// Bounds on the round trip's report: a file that is not the policy (one
+// cut short at the 500 KiB crawlers read, say) would otherwise give a
+// mismatch for nearly every crawler and path.
+const (
+	MaxMismatchesPerCrawler = 5
+	MaxMismatches           = 200
+)
+
+// ErrRoundTripBudget is returned, with the mismatches found until then,
+// when the round trip has asked as many paths one by one as the registry
+// holds crawlers (plus one) times the paths: more crawlers than that read
+// other rules than the policy's, so the file is not the policy.
+var ErrRoundTripBudget = errors.New("round trip stopped: more crawlers than the registry holds read the generated robots.txt otherwise than the policy means")
+
+// rules returns the rules of the groups gs.
+func (p *Policy) rules(gs []int) []robotstxt.Rule {
+	var out []robotstxt.Rule
+	for _, i := range gs {
+		for _, r := range p.Groups[i].Allow {
+			out = append(out, robotstxt.Rule{Allow: true, Pattern: r})
+		}
+		for _, r := range p.Groups[i].Disallow {
+			out = append(out, robotstxt.Rule{Pattern: r})
 		}
 	}
 	return out
+}
+
+// sameRules reports whether two lists hold the same rules, as a set of
+// (allow, pattern) and leaving out empty Disallow lines, which never
+// decide: under Google's reading (the longest match wins, Allow a tie) the
+// order and repetition of rules do not change a verdict.
+func sameRules(a, b []robotstxt.Rule) bool {
+	type r struct {
+		allow   bool
+		pattern string
+	}
+	set := func(rs []robotstxt.Rule) map[r]bool {
+		m := make(map[r]bool, len(rs))
+		for _, x := range rs {
+			if x.Pattern != "" {
+				m[r{x.Allow, x.Pattern}] = true
+			}
+		}
+		return m
+	}
+	sa, sb := set(a), set(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for k := range sa {
+		if !sb[k] {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -38,10 +39,36 @@ func (p *Policy) Matches(i int, path string) bool {
 		for i, h := range p.Headers {
 			// One rule in a file of its own: the matcher robots.txt uses,
 			// not a second one.
-			p.headers[i] = robotstxt.Parse([]byte("User-agent: *\nDisallow: " + h.Path + "\n")).Star()
+			p.headers[i] = robotstxt.Parse([]byte("User-agent: *\nDisallow: " + normalizeEscapes(h.Path) + "\n")).Star()
 		}
 	})
-	return p.headers[i].Check(path).Rule.Line > 0
+	return p.headers[i].Check(normalizeEscapes(path)).Rule.Line > 0
+}
+
+// normalizeEscapes writes the %-escapes of s as RFC 3986 §6.2.2 compares
+// them: an unreserved character decoded, any other escape in upper case.
+// "/h%c3%a9/%7Eme" and "/h%C3%A9/~me" are one path, as they are for the
+// servers, which match the decoded path.
+func normalizeEscapes(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' || i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			b = append(b, s[i])
+			continue
+		}
+		c := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b = append(b, c)
+		} else {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+		i += 2
+	}
+	return string(b)
 }
 
 // HeadersFor returns the header fields for a response to path, in policy

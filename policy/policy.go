@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -118,7 +120,11 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Source)
+	if strings.ContainsFunc(e.Source, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		b.WriteString(strconv.Quote(e.Source)) // a name must not start a line of its own
+	} else {
+		b.WriteString(e.Source)
+	}
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
@@ -163,6 +169,9 @@ func Parse(source string, data []byte) (*Policy, error) {
 	if len(data) > MaxBytes {
 		return nil, invalid(source, 0, "", "%d bytes: at most %d", len(data), MaxBytes)
 	}
+	if line, why := prescan(data); why != "" {
+		return nil, invalid(source, line, "", "%s: a policy needs far less (see docs/policy.md)", why)
+	}
 	p := &Policy{}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(p)
 	if err != nil {
@@ -180,7 +189,7 @@ func Parse(source string, data []byte) (*Policy, error) {
 	p.hash = sha256Sum(data)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
-		return nil, invalid(source, p.pos.key(k), keyName(k), "unknown key (see docs/policy.md for the schema)")
+		return nil, invalid(source, p.pos.key(k), keyName(k), "unknown key%s (see docs/policy.md for the schema)", suggest(k))
 	}
 	for i := range p.Groups {
 		p.Groups[i].Line = p.pos.table("group", i)
@@ -267,6 +276,61 @@ func typeError(data []byte) (line int, key string) {
 	return 0, ""
 }
 
+// tables are the file's tables, as they are written.
+var tables = map[string]string{"group": "[[group]]", "header": "[[header]]", "usage": "[usage]"}
+
+// suggest returns ": did you mean X?" for an unknown key one or two edits
+// (or a plural 's') away from a key of the schema at its place, else "".
+func suggest(k toml.Key) string {
+	if len(k) == 0 {
+		return ""
+	}
+	name := k[len(k)-1]
+	if len(k) > 1 {
+		if _, ok := tables[k[0]]; !ok {
+			name, k = k[0], k[:1] // inside an unknown table: the table is the typo
+		}
+	}
+	best, dist := "", 3
+	for cand, kind := range schema {
+		top := kind == "tables" || kind == "table" || cand == "sitemaps" || cand == "enforce" || cand == "staging"
+		if top != (len(k) == 1) {
+			continue
+		}
+		if d := editDistance(name, cand); d < dist || d == dist && cand < best {
+			best, dist = cand, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	if t, ok := tables[best]; ok && len(k) == 1 {
+		best = t
+	}
+	return ": did you mean " + best + "?"
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // keyName writes a TOML key path as the messages name it: group[2].allow.
 func keyName(k toml.Key) string {
 	return strings.Join(k, ".")
@@ -290,6 +354,9 @@ func (p *Policy) validate() error {
 	for i, s := range p.Sitemaps {
 		if err := checkValue(s); err != nil || !(strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")) || strings.ContainsAny(s, " \t") {
 			return invalid(src, p.pos.top("sitemaps"), fmt.Sprintf("sitemaps[%d]", i+1), "%q: want an absolute http or https URL", s)
+		}
+		if j := strings.IndexByte(s, '#'); j >= 0 {
+			return invalid(src, p.pos.top("sitemaps"), fmt.Sprintf("sitemaps[%d]", i+1), "%q: '#' at byte %d starts a comment in robots.txt, which would cut the URL there: leave the fragment out", s, j)
 		}
 	}
 	for i, g := range p.Groups {
@@ -318,10 +385,11 @@ func (p *Policy) validate() error {
 				}
 			}
 		}
-		if g.CrawlDelay < 0 || g.CrawlDelay > 86400 {
+		if !(g.CrawlDelay >= 0 && g.CrawlDelay <= 86400) { // NaN too
+
 			return invalid(src, line("crawl_delay"), key("crawl_delay"), "%v: want seconds between 0 and 86400", g.CrawlDelay)
 		}
-		if err := checkValue(g.ContentUsage); err != nil {
+		if err := checkLineValue(g.ContentUsage); err != nil {
 			return invalid(src, line("content_usage"), key("content_usage"), "%v", err)
 		}
 		if err := checkValue(g.Comment); err != nil {
@@ -337,6 +405,9 @@ func (p *Policy) validate() error {
 		if err := checkPattern(h.Path); err != nil {
 			return invalid(src, line("path"), key("path"), "%q: %v", h.Path, err)
 		}
+		if d := percentDecode(strings.ReplaceAll(h.Path, "*", "")); !utf8.ValidString(d) {
+			return invalid(src, line("path"), key("path"), "%q: its %%-escapes decode to bytes that are not UTF-8, which Caddy, matching the decoded path, cannot match", h.Path)
+		}
 		if h.XRobotsTag == "" && h.ContentUsage == "" {
 			return invalid(src, h.Line, fmt.Sprintf("header[%d]", i+1), "sets no header: give x_robots_tag, content_usage or both")
 		}
@@ -346,7 +417,7 @@ func (p *Policy) validate() error {
 			}
 		}
 	}
-	if err := checkValue(p.Usage.ContentSignal); err != nil {
+	if err := checkLineValue(p.Usage.ContentSignal); err != nil {
 		return invalid(src, p.pos.inTable("usage", 0, "content_signal"), "usage.content_signal", "%v", err)
 	}
 	if err := checkHeaderValue(p.Usage.ContentUsage); err != nil {
@@ -382,8 +453,23 @@ func checkValue(s string) error {
 	return nil
 }
 
-// checkHeaderValue refuses what no server configuration can quote safely
-// in a header value: control characters, quotes and backslashes.
+// checkLineValue refuses what would break out of a robots.txt line or be
+// cut short in it: control characters and '#', which starts a comment.
+func checkLineValue(s string) error {
+	if err := checkValue(s); err != nil {
+		return err
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		return fmt.Errorf("'#' at byte %d starts a comment in robots.txt, which would cut the value there", i)
+	}
+	return nil
+}
+
+// checkHeaderValue refuses what some server configuration cannot carry
+// inert in a header value: control characters, quotes and backslashes
+// (string syntax), '$' (nginx and HAProxy variables, which nginx cannot
+// escape), braces (Caddy placeholders, Apache's ${VAR}), ';' and '#'. A
+// '%' is carried: Config doubles it for Apache and HAProxy.
 func checkHeaderValue(s string) error {
 	if err := checkValue(s); err != nil {
 		return err

@@ -7,15 +7,19 @@ package policy
 // fails these tests, it never skips them.
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/internal/testkit/webserver"
 )
 
@@ -42,6 +46,39 @@ content_usage = "train-ai=n"
 content_usage = "train-ai=y"
 `
 
+// attackPolicy writes what a server would read as its own syntax, if
+// written raw: %-sequences HAProxy and Apache expand in a header value,
+// paths written with %-escapes (which nginx, Apache and Caddy match
+// decoded), a %-escaped '*' meant literally; attackName, the policy
+// file's name, holds a line of each server's syntax and ends in a
+// backslash, which Apache reads as a line continuation.
+const attackPolicy = `[[group]]
+agents = ["GPTBot"]
+disallow = ["/"]
+
+[[group]]
+agents = ["*"]
+disallow = ["/private/"]
+
+[[header]]
+path = "/a%20b/*"
+x_robots_tag = "noindex %[env(HOME)] %t %D %% 100%"
+
+[[header]]
+path = "/h%C3%A9/"
+x_robots_tag = "nofollow"
+content_usage = "train-ai=n"
+
+[[header]]
+path = "/lit%2Astar/*.pdf$"
+x_robots_tag = "noarchive"
+
+[usage]
+content_usage = "train-ai=y"
+`
+
+const attackName = "/tmp/evil\nadd_header X-Injected pwned always;\nHeader always set X-Injected pwned\n\theader +X-Injected pwned\nhttp-response add-header X-Injected pwned\n\\"
+
 const (
 	browserUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 	gptbotUA  = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
@@ -64,10 +101,14 @@ func exercise(t *testing.T, p *Policy, port int) {
 		resp.Body.Close()
 		return resp
 	}
-	for _, path := range []string{"/docs/a.pdf", "/docs/a.pdf.html", "/drafts/b.html", "/drafts/c.pdf", "/page.html"} {
+	for _, path := range []string{"/docs/a.pdf", "/docs/a.pdf.html", "/drafts/b.html", "/drafts/c.pdf", "/page.html",
+		"/a%20b/c.html", "/a%20b", "/h%C3%A9/x", "/h%c3%a9/", "/lit%2Astar/x.pdf", "/lit%2Astar/x.pdfz", "/litXstar/x.pdf"} {
 		r := get(path, browserUA)
 		if r.StatusCode == http.StatusForbidden {
 			t.Errorf("browser %s: 403", path)
+		}
+		if v := r.Header.Values("X-Injected"); len(v) > 0 {
+			t.Errorf("%s: X-Injected %q: the policy's name became configuration", path, v)
 		}
 		want := map[string][]string{}
 		for _, f := range p.HeadersFor(path) {
@@ -79,28 +120,89 @@ func exercise(t *testing.T, p *Policy, port int) {
 			}
 		}
 	}
-	for _, tc := range []struct {
-		path, ua string
-		refused  bool
-	}{
-		{"/", gptbotUA, true},
-		{"/page.html", "mozilla/5.0 (compatible; gptbot/1.0)", true},
-		{"/page.html", "CCBot/2.0 (https://commoncrawl.org/faq/)", true},
-		{"/robots.txt", gptbotUA, false},
-		{"/.well-known/security.txt", gptbotUA, false},
-		{"/page.html", "NotGPTBotic/1.0", false},                                                           // a token inside a word
-		{"/page.html", "Mozilla/5.0 (compatible; Applebot/0.1; +http://www.apple.com/go/applebot)", false}, // Applebot-Extended is blocked, Applebot not
-		{"/page.html", browserUA, false},
+	for _, tc := range []struct{ path, ua string }{
+		{"/", gptbotUA},
+		{"/page.html", "mozilla/5.0 (compatible; gptbot/1.0)"},
+		{"/page.html", "CCBot/2.0 (https://commoncrawl.org/faq/)"},
+		{"/robots.txt", gptbotUA},
+		{"/.well-known/security.txt", gptbotUA},
+		{"/page.html", "NotGPTBotic/1.0"}, // a token inside a word
+		{"/page.html", "Mozilla/5.0 (compatible; Applebot/0.1; +http://www.apple.com/go/applebot)"},
+		{"/page.html", browserUA},
+		{"/page.html", "GPTBot-Fake/1.0"},                        // '-' ends a token: GPTBot
+		{"/page.html", "Mozilla/5.0 (compatible; GPTBot_x/1.0)"}, // and so does '_'
+		{"/page.html", "Mozilla/5.0 (compatible; GPTBot2/1.0)"},  // a digit does not
+		{"/page.html", "Mozilla/5.0 (compatible; Applebot-Extended/1)"},
+		{"/page.html", "Mozilla/5.0 (compatible; Googlebot-Image/1.0; GPTBot/1.0)"}, // the longest token names the crawler
 	} {
+		// The gate's rule: the crawler crawlers.Match names, refused when
+		// the policy shuts it out, except on the exempt paths.
+		c, ok := crawlers.Match(tc.ua)
+		refused := ok && c.Source == crawlers.SourceRegistry && slices.Contains(p.Blocked(), c.Tokens[0]) &&
+			tc.path != "/robots.txt" && !strings.HasPrefix(tc.path, "/.well-known/")
+		tc := struct {
+			path, ua string
+			refused  bool
+		}{tc.path, tc.ua, refused}
 		if got := get(tc.path, tc.ua).StatusCode == http.StatusForbidden; got != tc.refused {
 			t.Errorf("%s %q: refused %v, want %v", tc.path, tc.ua, got, tc.refused)
 		}
 	}
+	// A blocked crawler does not reach the site through the exemption with
+	// a dot segment, written plainly or %-encoded: every such request is
+	// refused (403, or 400 by HAProxy, which refuses dot segments; Apache
+	// answers 404 to an encoded slash), never passed on as /a (200 for
+	// every server here). The requests are written raw, as sent.
+	for _, target := range []string{"/.well-known/../a", "/.well-known/%2e%2e/a", "/.well-known/%2E%2E/a", "/.well-known/..%2fa",
+		"/.well-known/./../a", "/.well-known//../a", "/./.well-known/../a", "/.well-known/x/../../a", "/robots.txt/../a", "/.well-known/..;/a"} {
+		if code := rawGet(t, port, target, gptbotUA); code == http.StatusOK {
+			t.Errorf("GPTBot %s: 200, passed through the exemption", target)
+		}
+	}
+	if code := rawGet(t, port, "/a", browserUA); code != http.StatusOK {
+		t.Errorf("browser /a: %d, want 200 (the test's sites serve it)", code)
+	}
 }
 
-func serverFixture(t *testing.T) (*Policy, string) {
+// rawGet sends target as written, which net/http's client would not for
+// every form, and returns the status.
+func rawGet(t *testing.T, port int, target, ua string) int {
 	t.Helper()
-	p := mustParse(t, serverPolicy)
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: %s\r\nConnection: close\r\n\r\n", target, ua)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("%s: %v", target, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// fixtures are the policies every server is run with.
+var fixtures = []struct{ name, source, src string }{
+	{"plain", "site.toml", serverPolicy},
+	{"attack", attackName, attackPolicy},
+}
+
+// eachFixture runs f for each policy of fixtures, in a subtest.
+func eachFixture(t *testing.T, f func(t *testing.T, p *Policy, dir string)) {
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			p, err := Parse(fx.source, []byte(fx.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, p, serverFixture(t, p))
+		})
+	}
+}
+
+func serverFixture(t *testing.T, p *Policy) string {
+	t.Helper()
 	dir := t.TempDir()
 	// Apache's children read it as another user.
 	os.Chmod(filepath.Dir(dir), 0o755)
@@ -110,12 +212,15 @@ func serverFixture(t *testing.T) (*Policy, string) {
 			t.Fatal(err)
 		}
 	}
-	return p, dir
+	return dir
 }
 
 func TestNginx(t *testing.T) {
 	nginx := webserver.Need(t, "nginx")
-	p, dir := serverFixture(t)
+	eachFixture(t, func(t *testing.T, p *Policy, dir string) { nginxRun(t, nginx, p, dir) })
+}
+
+func nginxRun(t *testing.T, nginx string, p *Policy, dir string) {
 	port := webserver.FreePort(t)
 	conf := filepath.Join(dir, "test-nginx.conf")
 	os.WriteFile(conf, []byte(fmt.Sprintf(`daemon off;
@@ -147,13 +252,19 @@ http {
 
 func TestApache(t *testing.T) {
 	apache := webserver.Need(t, "apache2")
-	p, dir := serverFixture(t)
+	eachFixture(t, func(t *testing.T, p *Policy, dir string) { apacheRun(t, apache, p, dir) })
+}
+
+func apacheRun(t *testing.T, apache string, p *Policy, dir string) {
 	vhostPort, htPort := webserver.FreePort(t), webserver.FreePort(t)
 	for _, d := range []string{"vhost", "htroot", "run"} {
 		os.MkdirAll(filepath.Join(dir, d), 0o755)
 	}
-	os.WriteFile(filepath.Join(dir, "vhost", "index.html"), []byte("ok\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "htroot", "index.html"), []byte("ok\n"), 0o644)
+	for _, root := range []string{"vhost", "htroot"} {
+		for _, name := range []string{"index.html", "a"} {
+			os.WriteFile(filepath.Join(dir, root, name), []byte("ok\n"), 0o644)
+		}
+	}
 	os.WriteFile(filepath.Join(dir, "htroot", ".htaccess"), p.Config(Servers[3]), 0o644)
 	mods := "/usr/lib/apache2/modules"
 	conf := filepath.Join(dir, "test-apache.conf")
@@ -202,7 +313,10 @@ Listen 127.0.0.1:%[3]d
 
 func TestCaddy(t *testing.T) {
 	caddy := webserver.Need(t, "caddy")
-	p, dir := serverFixture(t)
+	eachFixture(t, func(t *testing.T, p *Policy, dir string) { caddyRun(t, caddy, p, dir) })
+}
+
+func caddyRun(t *testing.T, caddy string, p *Policy, dir string) {
 	port := webserver.FreePort(t)
 	conf := filepath.Join(dir, "test.Caddyfile")
 	os.WriteFile(conf, []byte(fmt.Sprintf(`{
@@ -225,7 +339,10 @@ http://127.0.0.1:%[2]d {
 
 func TestHAProxy(t *testing.T) {
 	haproxy := webserver.Need(t, "haproxy")
-	p, dir := serverFixture(t)
+	eachFixture(t, func(t *testing.T, p *Policy, dir string) { haproxyRun(t, haproxy, p, dir) })
+}
+
+func haproxyRun(t *testing.T, haproxy string, p *Policy, dir string) {
 	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok\n")
 	}))

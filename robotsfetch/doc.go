@@ -25,6 +25,7 @@
 //	                             OutageAllow       allow all when there is none (Google), or as
 //	                                               configured by Options.AfterOutage (RFC MAY)
 //	unreachable, stale copy      StaleCopy         only with Options.StaleIfUnreachable (§2.4)
+//	address refused by the guard RefusedAddress    disallow all, however long: a refusal, never an outage
 //
 // # Caching
 //

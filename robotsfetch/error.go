@@ -47,7 +47,7 @@ var (
 	// ErrRefused: the address guard (Options.Guard) refused to connect,
 	// to the origin or to a redirect's target, because the address is
 	// loopback, private, link-local or otherwise special. The origin was
-	// never asked. The Outcome has Refused set.
+	// never asked. The Outcome has Refused set and Case RefusedAddress.
 	ErrRefused = netguard.ErrBlocked
 	// ErrTooManyRedirects: more than Options.MaxRedirects redirects (the
 	// TooManyRedirects case).

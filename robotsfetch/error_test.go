@@ -51,7 +51,7 @@ func TestOutcomeErr(t *testing.T) {
 			w.Header().Set("Content-Encoding", "gzip")
 			fmt.Fprint(w, "not gzip at all")
 		}, c: Unreachable, is: gzip.ErrHeader, cause: "200, reading the body: gzip: invalid header"},
-		{name: "guarded loopback", h: text(robotsBody), guard: true, c: Unreachable, is: ErrRefused, refused: true},
+		{name: "guarded loopback", h: text(robotsBody), guard: true, c: RefusedAddress, is: ErrRefused, refused: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -202,22 +201,22 @@ func New(o Options) (*Fetcher, error) {
 		c := *o.Client
 		f.client = &c
 	} else {
-		d := &net.Dialer{Timeout: o.ConnectTimeout}
-		tr := &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           d.DialContext,
-			TLSHandshakeTimeout:   o.ConnectTimeout,
-			ResponseHeaderTimeout: o.HeaderTimeout,
-			DisableCompression:    true, // we decode, so the size limit applies after decoding
-			MaxIdleConnsPerHost:   2,
-			IdleConnTimeout:       30 * time.Second,
-			ForceAttemptHTTP2:     true,
+		// The one guarded client (internal/netguard): with Guard, no proxy
+		// and every address checked; without, the environment's proxy.
+		no := netguard.Options{
+			AllowPrivate:        !o.Guard,
+			UserAgent:           o.UserAgent,
+			ConnectTimeout:      o.ConnectTimeout,
+			TLSTimeout:          o.ConnectTimeout,
+			HeaderTimeout:       o.HeaderTimeout,
+			Timeout:             -1, // Options.Timeout bounds each attempt, through its context
+			MaxIdleConnsPerHost: 2,
+			DisableCompression:  true, // we decode, so the size limit applies after decoding
 		}
-		if o.Guard {
-			d.Control = netguard.Control
-			tr.Proxy = nil // a proxy would be the only address checked
+		if !o.Guard {
+			no.Proxy = http.ProxyFromEnvironment
 		}
-		f.client = &http.Client{Transport: tr}
+		f.client = netguard.NewClient(no)
 	}
 	f.client.CheckRedirect = f.checkRedirect
 	return f, nil
@@ -700,6 +699,11 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, cause 
 		}
 	}
 	out.ExpiresAt = now.Add(min(max(retry, f.o.MinAge), f.o.MaxAge))
+	if out.Refused {
+		// A refusal, not an outage: it never ages into an allow.
+		out.Case, out.Verdict = RefusedAddress, DisallowAll
+		return e
+	}
 	out.DownSince = now
 	if prev != nil && !prev.Last.DownSince.IsZero() {
 		out.DownSince = prev.Last.DownSince

@@ -11,12 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/internal/testkit"
 )
 
@@ -896,13 +898,66 @@ func TestGuard(t *testing.T) {
 	s := newSite(t, text(robotsBody))
 	f := newFetcher(t, Options{Guard: true})
 	r := get(t, f, s.URL)
-	if r.Outcome.Case != Unreachable || !r.Outcome.Refused || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
+	if r.Outcome.Case != RefusedAddress || !r.Outcome.Refused || !strings.Contains(r.Outcome.Error, "netguard") || s.hits.Load() != 0 {
 		t.Errorf("%s, refused=%v, %d hits", r.Outcome.String(), r.Outcome.Refused, s.hits.Load())
 	}
 	// An origin that is merely down is not "refused".
 	down := newFetcher(t, Options{})
 	if r := get(t, down, "http://127.0.0.1:1/"); r.Outcome.Refused {
 		t.Errorf("a connection error is not a refusal: %s", r.Outcome.String())
+	}
+}
+
+// TestGuardRefusalNeverAges: a refusal by the address guard is a refusal,
+// never an outage: after 31 days of fake clock, fetched again every day,
+// it stays disallowed whatever AfterOutage and StaleIfUnreachable say,
+// and no outage start is recorded. An origin that answered once and then
+// resolves to a refused address (DNS rebinding) is refused the same way:
+// its good copy does not answer.
+func TestGuardRefusalNeverAges(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		o    Options
+	}{
+		{"use copy", Options{AfterOutage: OutageUseCopy}},
+		{"allow all", Options{AfterOutage: OutageAllowAll}},
+		{"stale copy", Options{StaleIfUnreachable: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := newClock()
+			s := newSite(t, text("User-agent: *\nAllow: /\n"))
+			// The same origin, first reachable, then refused: a guard that
+			// lets 127.0.0.1 through until told otherwise.
+			var refuse atomic.Bool
+			check := func(a netip.Addr) error {
+				if refuse.Load() {
+					return netguard.Check(a)
+				}
+				return nil
+			}
+			o := tt.o
+			o.Now = clk.Now
+			o.Client = netguard.NewClient(netguard.Options{Check: check, Timeout: -1})
+			f := newFetcher(t, o)
+			if r := get(t, f, s.URL); r.Outcome.Case != Success {
+				t.Fatalf("first fetch: %s", r.Outcome.String())
+			}
+			refuse.Store(true)
+			for day := 1; day <= 31; day++ {
+				clk.Advance(24 * time.Hour)
+				r := get(t, f, s.URL)
+				o := r.Outcome
+				if o.Case != RefusedAddress || o.Verdict != DisallowAll || !o.Refused || !o.DownSince.IsZero() || r.Check(s.URL+"/x").Allowed {
+					t.Fatalf("day %d: %s (down since %v), want refused-address, disallow-all", day, o.String(), o.DownSince)
+				}
+				if !errors.Is(o.Err(), ErrRefused) {
+					t.Fatalf("day %d: %v does not match ErrRefused", day, o.Err())
+				}
+			}
+			if n := s.hits.Load(); n != 1 {
+				t.Errorf("the origin got %d requests, want the first only", n)
+			}
+		})
 	}
 }
 

@@ -20,12 +20,12 @@ func TestStats(t *testing.T) {
 	}
 	s := f.Stats()
 	want := map[Case]int64{Success: 1, Unavailable: 1, Unreachable: 1}
-	for c := Success; c <= OutageAllow; c++ {
+	for c := Success; c <= RefusedAddress; c++ {
 		if s.Fetches[c] != want[c] {
 			t.Errorf("Fetches[%s] = %d, want %d", c, s.Fetches[c], want[c])
 		}
 	}
-	if len(s.Fetches) != int(OutageAllow) || s.Requests != 3 || s.CacheHits != 3 || s.CacheMisses != 3 || s.StoreHits != 0 || s.StoreErrors != 0 || s.LeaseWaits != 0 {
+	if len(s.Fetches) != int(RefusedAddress) || s.Requests != 3 || s.CacheHits != 3 || s.CacheMisses != 3 || s.StoreHits != 0 || s.StoreErrors != 0 || s.LeaseWaits != 0 {
 		t.Errorf("first fetcher: %+v", s)
 	}
 	// Another Fetcher of the fleet reads the store.

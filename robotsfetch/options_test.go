@@ -2,15 +2,15 @@ package robotsfetch
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/netguard"
 )
 
 // TestDefaults: the zero Options mean the documented defaults. The values
@@ -162,27 +162,14 @@ func TestCacheBytes(t *testing.T) {
 	}
 }
 
-// TestDefaultTransport: the default transport speaks HTTP/2 to a server
-// that offers it over TLS, and closes idle connections after a while (a
-// crawler meets many hosts once each).
+// TestDefaultTransport: the default client is the one guarded client of
+// internal/netguard (whose tests cover HTTP/2 and the idle bound), and
+// Guard turns its address policy on.
 func TestDefaultTransport(t *testing.T) {
-	var proto atomic.Value
-	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		proto.Store(r.Proto)
-		fmt.Fprint(w, robotsBody)
-	}))
-	s.EnableHTTP2 = true
-	s.StartTLS()
-	t.Cleanup(s.Close)
-	f := newFetcher(t, Options{})
-	// Trust the test server's certificate; every other setting of the
-	// default transport is kept.
-	f.client.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: s.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs}
-	r := get(t, f, s.URL)
-	if r.Outcome.Case != Success || proto.Load() != "HTTP/2.0" {
-		t.Errorf("%s over %v, want HTTP/2.0", r.Outcome.String(), proto.Load())
-	}
-	if d := f.client.Transport.(*http.Transport).IdleConnTimeout; d <= 0 || d > time.Minute {
-		t.Errorf("idle connections kept for %v, want a bound of at most a minute", d)
+	for _, guard := range []bool{false, true} {
+		f := newFetcher(t, Options{Guard: guard})
+		if _, ok := f.client.Transport.(*netguard.Transport); !ok {
+			t.Fatalf("Guard %v: transport %T, want *netguard.Transport", guard, f.client.Transport)
+		}
 	}
 }

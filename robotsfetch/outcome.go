@@ -40,10 +40,16 @@ const (
 	// OutageAllow: unreachable for Options.OutageLimit or longer with no
 	// good copy (or AfterOutage is OutageAllowAll); no restrictions.
 	OutageAllow
+	// RefusedAddress: the address guard (Options.Guard, or a client
+	// built on internal/netguard) refused to connect to the origin or to a
+	// redirect's target; everything is disallowed. It is a refusal, not an
+	// outage: it never starts or extends one, so OutageLimit, AfterOutage
+	// and StaleIfUnreachable never turn it into an allow.
+	RefusedAddress
 )
 
 var caseNames = [...]string{"none", "success", "unavailable", "too-many-redirects", "bad-redirect",
-	"unreachable", "stale-copy", "outage-copy", "outage-allow"}
+	"unreachable", "stale-copy", "outage-copy", "outage-allow", "refused-address"}
 
 var caseText = [...]string{
 	"not fetched",
@@ -55,6 +61,7 @@ var caseText = [...]string{
 	"unreachable: the last good copy applies",
 	"unreachable for too long: the last good copy applies",
 	"unreachable for too long and no good copy: no restrictions",
+	"refused address (loopback, private, link-local...): everything disallowed, however long",
 }
 
 // String returns the case's stable kebab-case name, as in JSON.
@@ -239,7 +246,7 @@ type Outcome struct {
 	Error string `json:"error,omitempty"`
 	// Refused is set when the address guard (Options.Guard) refused to
 	// connect, here or at a redirect's target: the origin was never asked.
-	// Err then matches ErrRefused.
+	// Err then matches ErrRefused and Case is RefusedAddress.
 	Refused bool `json:"refused,omitempty"`
 	// StoreError says why the Store failed, when it did.
 	StoreError string    `json:"store_error,omitempty"`

@@ -36,6 +36,7 @@ func TestEnumNames(t *testing.T) {
 		{StaleCopy, "stale-copy", caseBack},
 		{OutageCopy, "outage-copy", caseBack},
 		{OutageAllow, "outage-allow", caseBack},
+		{RefusedAddress, "refused-address", caseBack},
 		{UseRules, "use-rules", verdictBack},
 		{AllowAll, "allow-all", verdictBack},
 		{DisallowAll, "disallow-all", verdictBack},
@@ -61,7 +62,7 @@ func TestEnumNames(t *testing.T) {
 		v    fmt.Stringer
 		want string
 	}{
-		{Case(9), "case(9)"}, {Case(255), "case(255)"},
+		{Case(10), "case(10)"}, {Case(255), "case(255)"},
 		// Warning 0 is no warning: the first is 1.
 		{Warning(1), "html"},
 		{Verdict(3), "verdict(3)"},
@@ -95,7 +96,8 @@ func TestEnumNames(t *testing.T) {
 func TestCaseExplain(t *testing.T) {
 	for c, want := range map[Case]string{
 		CaseNone:         "not fetched",
-		Case(9):          "case(9)",
+		Case(10):         "case(10)",
+		RefusedAddress:   "refused address (loopback, private, link-local...): everything disallowed, however long",
 		Success:          "2xx: the rules in the file apply",
 		Unavailable:      "4xx: unavailable, no restrictions",
 		TooManyRedirects: "too many redirects: unavailable, no restrictions",

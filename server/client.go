@@ -3,12 +3,10 @@ package server
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rep-toolkit/rep/internal/netguard"
@@ -19,54 +17,36 @@ import (
 // asks robots.txt fetchers for at least five; pages get the same).
 const maxRedirects = 5
 
-// pageClient is the HTTP client for fetching pages on a client's behalf:
-// every connection goes through netguard unless private addresses are
-// allowed, there is no proxy (a proxy would hide the real destination from
-// the guard), and only http and https are followed.
-func pageClient(g guard, ua string) *http.Client {
-	return &http.Client{
-		Transport: uaTransport{guardedTransport(g), ua},
-		Timeout:   fetchTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > maxRedirects {
-				return fmt.Errorf("more than %d redirects", maxRedirects)
-			}
+// fetchOptions are the settings of every outbound fetch, from the one
+// guarded client of internal/netguard: each connection goes through g
+// (nil: none), there is no proxy (a proxy would hide the real destination
+// from the guard), connect and TLS take at most 10 s each, the headers
+// 15 s, a whole request fetchTimeout; at most maxRedirects redirects, http
+// and https only, and 256 KiB of response headers. ua is set on requests
+// that carry none.
+func fetchOptions(g guard, ua string) netguard.Options {
+	return netguard.Options{
+		AllowPrivate:   g == nil,
+		Check:          g,
+		UserAgent:      ua,
+		ConnectTimeout: 10 * time.Second,
+		TLSTimeout:     10 * time.Second,
+		HeaderTimeout:  15 * time.Second,
+		Timeout:        fetchTimeout,
+		MaxRedirects:   maxRedirects,
+		MaxHeaderBytes: 256 << 10,
+		Redirect: func(req *http.Request, _ []*http.Request) error {
 			return checkScheme(req.URL)
 		},
 	}
 }
 
-// guardedTransport is the transport of every outbound fetch: each
-// connection goes through g (nil: none), and there is no proxy.
-func guardedTransport(g guard) *http.Transport {
-	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	if g != nil {
-		d.Control = g.control
-	}
-	return &http.Transport{
-		Proxy:                  nil,
-		DialContext:            d.DialContext,
-		ForceAttemptHTTP2:      true,
-		TLSHandshakeTimeout:    10 * time.Second,
-		ResponseHeaderTimeout:  15 * time.Second,
-		ExpectContinueTimeout:  time.Second,
-		MaxIdleConns:           64,
-		MaxIdleConnsPerHost:    4,
-		IdleConnTimeout:        60 * time.Second,
-		MaxResponseHeaderBytes: 256 << 10,
-	}
-}
+// pageClient is the HTTP client for fetching pages on a client's behalf.
+func pageClient(g guard, ua string) *http.Client { return netguard.NewClient(fetchOptions(g, ua)) }
 
-type uaTransport struct {
-	rt http.RoundTripper
-	ua string
-}
-
-func (t uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("User-Agent", t.ua)
-	return t.rt.RoundTrip(r)
-}
+// guardedTransport is the transport of the server's crawls: the crawl sets
+// its own User-Agent and follows redirects itself.
+func guardedTransport(g guard) http.RoundTripper { return netguard.NewTransport(fetchOptions(g, "")) }
 
 // checkScheme allows http and https on any port.
 func checkScheme(u *url.URL) error {
@@ -83,16 +63,6 @@ func checkScheme(u *url.URL) error {
 // guard decides whether an address may be connected to: nil allows all;
 // netguard.Check refuses loopback, private, link-local and the like.
 type guard func(netip.Addr) error
-
-// control runs g on the address about to be connected to, after DNS
-// resolution, for every connection of every redirect hop.
-func (g guard) control(network, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("netguard: cannot parse address %q: %v", address, err)
-	}
-	return g(ap.Addr().Unmap())
-}
 
 // literal refuses a URL whose host is an IP address the guard refuses,
 // before any fetch: the answer can then name the address plainly.

@@ -32,6 +32,14 @@ const (
 	// crawlBusyRetry is the Retry-After of a crawl refused because another
 	// is running.
 	crawlBusyRetry = 10
+	// crawlSitemaps and crawlSitemapBytes bound the sitemaps a crawl
+	// reads, in total: files queued and read (indexes included), and
+	// bytes read from all of them uncompressed. Past them the report says
+	// truncated, with a sitemaps-truncated finding. The byte bound is
+	// over the protocol's 50 MB, so that one file over it is still told
+	// as sitemap-too-large.
+	crawlSitemaps     = 50
+	crawlSitemapBytes = 64 << 20
 )
 
 // crawlRequest is the body of POST /api/crawl.
@@ -245,7 +253,7 @@ func (s *Server) handleCrawl(w http.ResponseWriter, r *http.Request) {
 	cfg := crawl.Config{
 		Start: req.URL, Agents: agents, MaxPages: req.MaxPages, Concurrency: crawlConcurrency,
 		AllowPrivate: s.guard == nil, Transport: rt, Timeout: s.crawlFetchTimeout,
-		MaxBodyBytes: maxPageBytes, Now: s.cfg.Now,
+		MaxBodyBytes: maxPageBytes, MaxSitemaps: crawlSitemaps, MaxSitemapBytes: crawlSitemapBytes, Now: s.cfg.Now,
 		OnPage: func(p *crawl.Page) {
 			// Counted here, not taken from crawl.Progress, so that the
 			// counts grow with the page events.

@@ -123,7 +123,7 @@ func (m *metrics) write(w *bufio.Writer) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
 	}
 	head("rep_robots_fetches_total", "counter", "robots.txt fetches by outcome case (robotsfetch.Case).")
-	for c := range robotsfetch.OutageAllow + 1 {
+	for c := range robotsfetch.RefusedAddress + 1 {
 		fmt.Fprintf(w, "rep_robots_fetches_total{case=%q} %d\n", c.String(), m.fetches[c].Load())
 	}
 	head("rep_robots_cache_hits_total", "counter", "Answers whose robots.txt came from the cache (memory or store).")

@@ -21,6 +21,8 @@
 // Decoder, a text sitemap line by line, so a 50 MB sitemap is never held
 // whole; each entry reaches a callback as soon as it ends. Problems are
 // Findings with a stable Code, a line and the entry's URL; Parse stops
-// reading at a limit and reports it. Discover says where a site's sitemaps
-// are: its robots.txt Sitemap lines, else /sitemap.xml.
+// reading at a limit and reports it. A file is decompressed once: gzip
+// inside gzip is refused with a not-sitemap finding, never read as text.
+// Discover says where a site's sitemaps are: its robots.txt Sitemap lines,
+// else /sitemap.xml.
 package sitemap

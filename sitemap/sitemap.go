@@ -96,7 +96,7 @@ const (
 	// Syntax: the XML is malformed; Parse stops there.
 	Syntax Code = "syntax"
 	// NotSitemap: the root element is none of urlset, sitemapindex, rss or
-	// feed.
+	// feed, or the file is gzip inside gzip (not read).
 	NotSitemap Code = "not-sitemap"
 )
 
@@ -207,6 +207,13 @@ func Parse(r io.Reader, o Options, fn func(Entry) error) (*Result, error) {
 		zr.Multistream(true)
 		p.res.Gzip = true
 		br = bufio.NewReaderSize(zr, 32<<10)
+		if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+			// Decompressed once, it is gzip again: not read as a text
+			// sitemap of binary lines, nor decompressed without end.
+			p.res.Stopped = true
+			p.add(Finding{Code: NotSitemap, Message: "gzip inside gzip: the file is compressed twice, and one decompression gives gzip again, not a sitemap; it was not read (compress it once, or serve a .gz file without Content-Encoding: gzip)"})
+			return p.res, nil
+		}
 	}
 	p.cr = &countReader{r: br, max: p.o.MaxBytes}
 	in := bufio.NewReaderSize(p.cr, 32<<10)

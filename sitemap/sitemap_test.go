@@ -127,6 +127,28 @@ func TestGzip(t *testing.T) {
 	}
 }
 
+// TestGzipInGzip: a file compressed twice is refused with a not-sitemap
+// finding, never read as a text sitemap of binary lines.
+func TestGzipInGzip(t *testing.T) {
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	for _, data := range [][]byte{
+		gz(gz(readFile(t, "sitemaps.org-urlset.xml"))),
+		gz(gz([]byte("https://example.com/a\nhttps://example.com/b\n"))),
+		gz(gz(gz([]byte("https://example.com/a\n")))),
+	} {
+		got, res := parseAll(t, data, Options{})
+		if len(got) != 0 || res.Kind != Unknown || !res.Gzip || !res.Stopped || len(res.Findings) != 1 || res.Findings[0].Code != NotSitemap || !strings.Contains(res.Findings[0].Message, "gzip inside gzip") {
+			t.Errorf("gzip inside gzip: %d entries, %+v", len(got), res)
+		}
+	}
+}
+
 func urlset(n int, host string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")

@@ -30,8 +30,8 @@ func init() {
 	register(&command{name: "gate", summary: "enforce a policy in front of a site: reverse proxy or forward-auth endpoint", run: runGate})
 }
 
-const gateUsage = `usage: rep gate -policy POLICY -upstream URL [-addr HOST:PORT] [-store ...] [-trust CIDR ...] [flags]
-       rep gate -policy POLICY -forward-auth [-addr HOST:PORT] [-store ...] [-trust CIDR ...] [flags]
+const gateUsage = `usage: rep gate -policy POLICY -upstream URL [-host NAME ...] [-addr HOST:PORT] [-store ...] [-trust CIDR ...] [flags]
+       rep gate -policy POLICY -forward-auth -front nginx|caddy|traefik -trust CIDR [-host NAME ...] [flags]
 
 Puts a policy (see rep policy and docs/policy.md) in front of a site. With
 -upstream it is a reverse proxy: it serves /robots.txt from the policy, adds
@@ -41,12 +41,22 @@ the policy's X-Robots-Tag and Content-Usage headers, and under enforce =
 group disallows; under "log" it only logs. /robots.txt and /.well-known/
 are never refused.
 
+Every request is judged on its canonical path, the one the origin serves:
+escapes decoded, dot segments removed, duplicate slashes merged (unless
+-keep-slashes), and that is the path passed on and logged (with the raw
+one as raw_uri). A path origins resolve differently (an encoded slash or
+dot segment, a backslash, a malformed escape) is refused with 400, as is a
+request with two User-Agent headers; with -host, a request for another
+host is refused with 421.
+
 With -forward-auth it answers a proxy's questions instead: 200 to let a
-request through, 403 to refuse it, for nginx auth_request (send
-X-Original-URI, X-Real-IP, X-Forwarded-Host and X-Forwarded-Proto), Caddy
-forward_auth and Traefik ForwardAuth (X-Forwarded-Uri, X-Forwarded-For).
-The proxy's address must be in -trust for the client's address, host and
-scheme to be believed.
+request through, 403 to refuse it. -front names the proxy, and so the
+headers the original request is read from: nginx (auth_request, sending
+X-Original-URI, X-Original-Method, X-Real-IP, X-Forwarded-Host and
+X-Forwarded-Proto as docs/policy.md shows), caddy (forward_auth) or
+traefik (ForwardAuth): X-Forwarded-Uri, -Method, -Host, -Proto and -For.
+No other header is read, and questions are believed only from -trust:
+from any other peer they are refused.
 
 A request that carries a Web Bot Auth signature (RFC 9421, tag
 web-bot-auth) is verified too, each time: a signature made with a key from
@@ -59,6 +69,14 @@ directories are fetched, refusing loopback and private addresses and http
 unless -allow-private, never following redirects, and cached by directory
 and key; -keys ORIGIN=JWKS_FILE gives a local copy of one instead, and
 -signature-agent CRAWLER=ORIGIN lists another origin for a crawler.
+
+A claimed crawler whose identity a DNS failure (a timeout, no answer)
+kept from being established is taken as spoofed (-dns-failure spoofed,
+the default) or judged as the crawler it claims (-dns-failure
+unverifiable); DNS failures are remembered for 30 seconds.
+
+A Web Bot Auth signature proves a crawler only when the request's
+authority is one of the -host names: without -host, none does.
 
 Verification verdicts are cached per address and crawler for -cache-ttl,
 in memory and, with -store bolt:PATH, redis://HOST:PORT/DB or
@@ -146,6 +164,22 @@ func runGate(e *env) int {
 	agents := &pairFlag{what: "CRAWLER=ORIGIN, e.g. ChatGPT-User=https://chatgpt.com"}
 	fs.Var(agents, "signature-agent", "`CRAWLER=ORIGIN`: a key from the origin's directory proves the registry crawler too (repeatable)")
 	allowPrivate := fs.Bool("allow-private", false, "fetch key directories from loopback, private and link-local addresses and over http too (refused by default)")
+	frontName := fs.String("front", "", "with -forward-auth, the proxy asking: `nginx`, caddy or traefik (the headers read)")
+	var hosts []string
+	fs.Func("host", "a host `NAME` (or NAME:PORT) of the site: other hosts are refused, and a signature's @authority must be one (repeatable)", func(v string) error {
+		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
+		if v == "" || strings.ContainsAny(v, "/@ ") {
+			return fmt.Errorf("%q is not a host name: give one such as www.example.com", v)
+		}
+		hosts = append(hosts, v)
+		return nil
+	})
+	keepSlashes := fs.Bool("keep-slashes", false, "judge // as two separators, for a front with merge_slashes off (default: merged, as nginx, Apache and Caddy do)")
+	dnsFailure := fs.String("dns-failure", string(gate.DNSSpoofed), "a claimed crawler whose identity a DNS failure kept from being established is `RULE`: spoofed or unverifiable")
+	readTimeout := fs.Duration("read-timeout", 30*time.Second, "longest time to read a request, body included")
+	writeTimeout := fs.Duration("write-timeout", 5*time.Minute, "longest time to answer a request, the upstream's response included")
+	idleTimeout := fs.Duration("idle-timeout", 60*time.Second, "close a keep-alive connection idle this long")
+	maxUpstream := fs.Int("max-upstream", 256, "requests passed to the upstream at once; more are answered 503 (and the connections to it are bounded alike)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), gateUsage)
 		fs.PrintDefaults()
@@ -168,6 +202,32 @@ func runGate(e *env) int {
 		fmt.Fprintln(e.stderr, "rep gate: give -upstream URL (reverse proxy) or -forward-auth, not both")
 		return exitUsage
 	}
+	var front gate.Front
+	if *forwardAuth {
+		f, ok := gate.Fronts[*frontName]
+		if !ok {
+			fmt.Fprintf(e.stderr, "rep gate: -forward-auth needs -front nginx, caddy or traefik (got %q): it decides which headers give the original request\n", *frontName)
+			return exitUsage
+		}
+		if len(trust) == 0 {
+			fmt.Fprintln(e.stderr, "rep gate: -forward-auth needs -trust CIDR, the front's address: questions from anywhere else are refused")
+			return exitUsage
+		}
+		front = f
+	} else if *frontName != "" {
+		fmt.Fprintln(e.stderr, "rep gate: -front goes with -forward-auth")
+		return exitUsage
+	}
+	switch gate.DNSRule(*dnsFailure) {
+	case gate.DNSSpoofed, gate.DNSUnverifiable:
+	default:
+		fmt.Fprintf(e.stderr, "rep gate: -dns-failure %q: want spoofed or unverifiable\n", *dnsFailure)
+		return exitUsage
+	}
+	if *readTimeout <= 0 || *writeTimeout <= 0 || *idleTimeout <= 0 || *maxUpstream <= 0 {
+		fmt.Fprintln(e.stderr, "rep gate: -read-timeout, -write-timeout, -idle-timeout and -max-upstream must be positive")
+		return exitUsage
+	}
 	var target *url.URL
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
@@ -188,7 +248,12 @@ func runGate(e *env) int {
 		fmt.Fprintf(e.stderr, "rep gate: %v\n", err)
 		return exitUsage
 	}
-	for _, f := range p.Check() {
+	findings, err := p.CheckContext(e.ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep gate: checking %s: %v\n", p.Source, err)
+		return exitUsage
+	}
+	for _, f := range findings {
 		fmt.Fprintf(e.stderr, "rep gate: %s:%d: %s: %s [%s]\n", p.Source, f.Line, f.Severity, f.Message, f.Code)
 		if f.Severity >= lint.Error {
 			fmt.Fprintln(e.stderr, "rep gate: the policy has errors (above): fix them first (rep policy check)")
@@ -239,7 +304,8 @@ func runGate(e *env) int {
 	redis.SetLogger(serveRedisLog{logger})
 	defer closeStore()
 	opts := gate.Options{Verifier: v, Logger: logger, Trust: trust, Enforce: policy.Enforce(*enforce), Store: st, CacheTTL: *cacheTTL,
-		Directories: dirs, SignatureAgents: sigAgents, AllowPrivate: *allowPrivate}
+		Directories: dirs, SignatureAgents: sigAgents, AllowPrivate: *allowPrivate,
+		Hosts: hosts, KeepSlashes: *keepSlashes, DNSFailure: gate.DNSRule(*dnsFailure), MaxInFlight: *maxUpstream}
 	// What net/http and the proxy would print with the standard logger
 	// goes into the same JSON log.
 	errLog := slog.NewLogLogger(logger.Handler(), slog.LevelError)
@@ -250,20 +316,31 @@ func runGate(e *env) int {
 	}
 	var h http.Handler
 	if target != nil {
+		// The connections to the upstream are bounded as the requests
+		// are (gate.Options.MaxInFlight).
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.Proxy = nil
+		transport.MaxConnsPerHost = *maxUpstream
+		transport.MaxIdleConnsPerHost = min(*maxUpstream, 64)
+		transport.IdleConnTimeout = *idleTimeout
+		// An upstream that never answers frees its slot when the client
+		// could no longer be answered anyway.
+		transport.ResponseHeaderTimeout = *writeTimeout
 		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
 			r.SetXForwarded()
 			r.Out.Host = r.In.Host
-		}, ErrorHandler: gateProxyError(logger, target), ErrorLog: errLog}
+		}, Transport: transport, ErrorHandler: gateProxyError(logger, target), ErrorLog: errLog}
 		g := gate.New(p, proxy, opts)
 		h = g
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, proxying http://%s/ to %s\n", gateMode(p, *enforce), ln.Addr(), target)
 	} else {
 		g := gate.New(p, http.NotFoundHandler(), opts)
-		h = g.ForwardAuth()
+		h = g.ForwardAuth(front)
 		fmt.Fprintf(e.stderr, "rep gate: enforce %s, forward-auth endpoint on http://%s/\n", gateMode(p, *enforce), ln.Addr())
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, *readTimeout), ReadTimeout: *readTimeout,
+		WriteTimeout: *writeTimeout, IdleTimeout: *idleTimeout, MaxHeaderBytes: 64 << 10, ErrorLog: errLog}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

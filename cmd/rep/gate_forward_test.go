@@ -7,8 +7,10 @@ package main
 // them verbatim. A missing server fails the tests, it never skips them.
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -29,6 +31,8 @@ const forwardNginx = `server {
 
     location = /robots.txt {
         proxy_pass http://127.0.0.1:8090;
+        proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-Host $http_host;
     }
     location = /_rep_gate {
         internal;
@@ -40,10 +44,13 @@ const forwardNginx = `server {
         proxy_set_header X-Real-IP $remote_addr;
         proxy_set_header X-Forwarded-Host $http_host;
         proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_set_header X-Forwarded-Uri "";
+        proxy_set_header X-Forwarded-Method "";
+        proxy_set_header X-Forwarded-For "";
     }
     location / {
         auth_request /_rep_gate;
-        proxy_pass http://127.0.0.1:8080;
+        proxy_pass http://127.0.0.1:8080/;
     }
 }`
 
@@ -57,19 +64,22 @@ const forwardCaddy = `example.com {
 	handle {
 		forward_auth 127.0.0.1:8090 {
 			uri /_rep_gate
+			header_up -X-Original-URI
+			header_up -X-Original-Method
+			header_up -X-Real-IP
 		}
 		reverse_proxy 127.0.0.1:8080
 	}
 }`
 
 // forwardGateCmd is how docs/policy.md starts the gate for them.
-const forwardGateCmd = `rep gate -policy site.toml -forward-auth -addr 127.0.0.1:8090 -trust 127.0.0.1`
+const forwardGateCmd = `rep gate -policy site.toml -forward-auth -front nginx -addr 127.0.0.1:8090 -trust 127.0.0.1 -host example.com`
 
 // forwardSetup builds the policy into a directory, starts the site and
 // rep gate -forward-auth under enforce, and returns the directory, a
 // function putting the test's addresses into a configuration, and the
 // gate's decision log.
-func forwardSetup(t *testing.T, enforce string) (dir string, addrs func(conf string) string, logFile string) {
+func forwardSetup(t *testing.T, front, enforce string) (dir string, addrs func(conf string) string, logFile string) {
 	t.Helper()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "site "+r.URL.Path)
@@ -86,6 +96,14 @@ func forwardSetup(t *testing.T, enforce string) (dir string, addrs func(conf str
 		if a == "-addr" {
 			args = append(args[:i], args[i+2:]...) // startGate picks a free port
 			break
+		}
+	}
+	for i, a := range args {
+		switch a {
+		case "-front":
+			args[i+1] = front
+		case "-host": // the test's requests are for 127.0.0.1:PORT
+			args[i+1] = "127.0.0.1"
 		}
 	}
 	// Google-Agent's key directory: a local copy holding the test's key.
@@ -181,6 +199,197 @@ func forwardExercise(t *testing.T, port int, enforce, logFile string) {
 	}
 }
 
+// gateMJ12 is a crawler of the data set: no identity to check, so the
+// robots.txt group for * decides (ai.toml: Disallow: /admin/).
+const gateMJ12 = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"
+
+// rawHTTP sends GET target, exactly as written, with the headers (name,
+// value pairs; "Host" replaces the address) to 127.0.0.1:port and returns
+// the status and body.
+func rawHTTP(t *testing.T, port int, target string, hdr ...string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "GET %s HTTP/1.1\r\n", target)
+	host := fmt.Sprintf("127.0.0.1:%d", port)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			host = hdr[i+1]
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\r\n", hdr[i], hdr[i+1])
+	}
+	fmt.Fprintf(&b, "Host: %s\r\nConnection: close\r\n\r\n", host)
+	if _, err := io.WriteString(c, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// gatePathForms spell a path (%s, without its leading "/") so that the
+// origin serves that path; gateAmbiguous spell it so that origins differ.
+var (
+	gatePathForms = []string{"/%s", "/./%s", "//%s", "/.well-known/../%s", "/.well-known/./../%s",
+		"/robots.txt/../%s", "/a/b/../../%s"}
+	gateAmbiguous = []string{"/.well-known/%%2e%%2e/%s", "/.well-known/..%%2f%s", "/.well-known/.%%2e/%s",
+		"/.well-known/..;/%s", "/%s%%2f", "/.well-known/%%5c../%s"}
+)
+
+// forwardAttacks sends the attack shapes through the server on port in
+// front of rep gate under block: every spelling of a disallowed path is
+// refused and logged as that path, every spelling of an allowed one
+// passes, ambiguous spellings are refused to everyone, and headers a
+// client adds change neither a decision nor the log.
+func forwardAttacks(t *testing.T, port int, front, logFile string) {
+	t.Helper()
+	logged := func(parts ...string) bool {
+		data, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if containsAll(line, parts) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []struct {
+		path    string
+		allowed bool
+	}{{"admin/x", false}, {"blog/x", true}} {
+		forms := append([]string{fmt.Sprintf("/%%%02x%s", p.path[0], p.path[1:])}, gatePathForms...)
+		for _, form := range forms {
+			target := form
+			if strings.Contains(form, "%s") {
+				target = fmt.Sprintf(form, p.path)
+			}
+			// Caddy passes the client's spelling on to the site: the gate
+			// refuses a dot segment or "//" behind it (gate.Front.Resolves),
+			// where nginx passes the site its own resolved path.
+			allowed, record := p.allowed, []string{`"uri":"/` + p.path + `"`, `"crawler":"MJ12bot"`}
+			if front == "caddy" && (strings.Contains(form, "/.") || strings.Contains(form, "//")) {
+				allowed, record = false, []string{`"uri":"` + target + `"`, `"reason":"ambiguous path`}
+			}
+			code, body := rawHTTP(t, port, target, "User-Agent", gateMJ12)
+			switch {
+			case allowed && (code != 200 || body != "site /"+p.path && front == "nginx"):
+				t.Errorf("%s %s: %d %q, want 200", front, target, code, body)
+			case !allowed && (code == 200 || strings.HasPrefix(body, "site ")):
+				t.Errorf("%s %s: %d %q, want a refusal", front, target, code, body)
+			}
+			if !logged(record...) {
+				t.Errorf("%s %s: no record with %v in the decision log", front, target, record)
+			}
+		}
+		for _, form := range gateAmbiguous {
+			target := fmt.Sprintf(form, p.path)
+			for _, ua := range []string{gateMJ12, gateBrowser} {
+				if code, body := rawHTTP(t, port, target, "User-Agent", ua); code == 200 || strings.HasPrefix(body, "site ") {
+					t.Errorf("%s %s: %d %q, want a refusal", front, target, code, body)
+				}
+			}
+		}
+	}
+
+	// Headers the client adds: the other front's URI header, an address
+	// header the front does not set, another host.
+	for _, c := range []struct {
+		name   string
+		target string
+		hdr    []string
+		refuse bool
+		log    []string
+	}{
+		{"X-Forwarded-Uri: /robots.txt", "/admin/x", []string{"User-Agent", gateMJ12, "X-Forwarded-Uri", "/robots.txt", "X-Forwarded-Method", "GET"}, true,
+			[]string{`"uri":"/admin/x"`, `"user_agent":"` + gateMJ12 + `"`, `"action":"refuse"`}},
+		{"X-Original-URI: /robots.txt", "/admin/x", []string{"User-Agent", gateMJ12, "X-Original-URI", "/robots.txt", "X-Original-Method", "GET"}, true,
+			[]string{`"uri":"/admin/x"`, `"action":"refuse"`}},
+		{"X-Real-IP and X-Forwarded-For of Google", "/blog/?forged=ip", []string{"User-Agent", gateGooglebot, "X-Real-IP", "66.249.66.1", "X-Forwarded-For", "66.249.66.1"}, true,
+			[]string{`"uri":"/blog/?forged=ip"`, `"client_ip":"127.0.0.1"`, `"identity":"spoofed"`}},
+		{"X-Forwarded-Host of another site", "/blog/?forged=host", []string{"User-Agent", gateBrowser, "X-Forwarded-Host", "other.example"}, false,
+			[]string{`"uri":"/blog/?forged=host"`, fmt.Sprintf(`"host":"127.0.0.1:%d"`, port)}},
+		{"Host of another site", "/blog/?host=other", []string{"User-Agent", gateBrowser, "Host", "other.example"}, true,
+			[]string{`"uri":"/blog/?host=other"`, `"reason":"host not served \"other.example\"`}},
+		{"an escaped query (Disallow: /*?session=)", "/blog/?%73ession=1", []string{"User-Agent", gateMJ12}, true,
+			[]string{`"uri":"/blog/?session=1"`, `"raw_uri":"/blog/?%73ession=1"`, `"action":"refuse"`}},
+		{"two User-Agent headers", "/admin/x?ua=2", []string{"User-Agent", gateBrowser, "User-Agent", gateMJ12}, true,
+			[]string{`"action":"refuse"`, `more than one User-Agent`}},
+	} {
+		if front == "caddy" {
+			switch c.name {
+			case "Host of another site":
+				// Caddy's site block answers its own address only: the
+				// request never reaches the gate, and gets an empty 200.
+				c.log = nil
+			case "two User-Agent headers":
+				// Caddy is written in Go, whose client sends the first
+				// User-Agent only: the gate and the origin both get the
+				// browser's, and judge it alike.
+				c.refuse, c.log = false, []string{`"uri":"/admin/x?ua=2"`, `"user_agent":"` + gateBrowser + `"`, `"action":"allow"`}
+			}
+		}
+		code, body := rawHTTP(t, port, c.target, c.hdr...)
+		if refused := code != 200 || !strings.HasPrefix(body, "site "); refused != c.refuse {
+			t.Errorf("%s %s: %d %q, refused %v", front, c.name, code, body, c.refuse)
+		}
+		if c.log != nil && !logged(c.log...) {
+			t.Errorf("%s %s: no record with %v in the decision log", front, c.name, c.log)
+		}
+	}
+}
+
+// forwardReplay replays through the server on port a Google-Agent
+// request signed for another site, with that site's Host: it is refused
+// (by the gate behind nginx, which does not serve the host, and by
+// Caddy's site matching), where the same signature for this site's own
+// authority proves the crawler.
+func forwardReplay(t *testing.T, port int, front, logFile string) {
+	t.Helper()
+	send := func(authority string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d/blog/?replay=%s", port, authority), nil)
+		gateSign(t, req, authority)
+		req.Host = authority
+		req.Header.Set("User-Agent", gateGoogleAgent)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	own := fmt.Sprintf("127.0.0.1:%d", port)
+	if code, body := send(own); code != 200 || body != "site /blog/" {
+		t.Errorf("%s: signed for this site: %d %q", front, code, body)
+	}
+	if code, body := send("other.example"); code == 200 && strings.HasPrefix(body, "site ") {
+		t.Errorf("%s: a signature for another site replayed with its Host: %d %q", front, code, body)
+	}
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, "replay=other.example") && strings.Contains(line, `"action":"allow"`) {
+			t.Errorf("%s: the replay was allowed: %s", front, line)
+		}
+	}
+	if front == "nginx" && !strings.Contains(string(data), `"reason":"host not served \"other.example\"`) {
+		t.Errorf("%s: no refusal of the replay in the decision log", front)
+	}
+}
+
 func containsAll(s string, parts []string) bool {
 	for _, p := range parts {
 		if !strings.Contains(s, p) {
@@ -194,7 +403,7 @@ func TestGateForwardAuthNginx(t *testing.T) {
 	nginx := webserver.Need(t, "nginx")
 	for _, enforce := range []string{"block", "log"} {
 		t.Run(enforce, func(t *testing.T) {
-			dir, addrs, logFile := forwardSetup(t, enforce)
+			dir, addrs, logFile := forwardSetup(t, "nginx", enforce)
 			port := webserver.FreePort(t)
 			server := strings.Replace(addrs(forwardNginx), "listen 80;", fmt.Sprintf("listen 127.0.0.1:%d;", port), 1)
 			conf := filepath.Join(dir, "test-nginx.conf")
@@ -217,6 +426,10 @@ http {
 			webserver.Validate(t, nginx, nil, "-t", "-p", dir, "-c", conf)
 			webserver.Start(t, port, nginx, nil, "-p", dir, "-c", conf)
 			forwardExercise(t, port, enforce, logFile)
+			if enforce == "block" {
+				forwardAttacks(t, port, "nginx", logFile)
+				forwardReplay(t, port, "nginx", logFile)
+			}
 		})
 	}
 }
@@ -225,7 +438,7 @@ func TestGateForwardAuthCaddy(t *testing.T) {
 	caddy := webserver.Need(t, "caddy")
 	for _, enforce := range []string{"block", "log"} {
 		t.Run(enforce, func(t *testing.T) {
-			dir, addrs, logFile := forwardSetup(t, enforce)
+			dir, addrs, logFile := forwardSetup(t, "caddy", enforce)
 			port := webserver.FreePort(t)
 			site := strings.Replace(addrs(forwardCaddy), "example.com {", fmt.Sprintf("http://127.0.0.1:%d {", port), 1)
 			conf := filepath.Join(dir, "test.Caddyfile")
@@ -242,6 +455,10 @@ import %[1]s/Caddyfile
 			webserver.Validate(t, caddy, env, "validate", "--config", conf, "--adapter", "caddyfile")
 			webserver.Start(t, port, caddy, env, "run", "--config", conf, "--adapter", "caddyfile")
 			forwardExercise(t, port, enforce, logFile)
+			if enforce == "block" {
+				forwardAttacks(t, port, "caddy", logFile)
+				forwardReplay(t, port, "caddy", logFile)
+			}
 		})
 	}
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -178,7 +181,7 @@ func TestGateProxy(t *testing.T) {
 
 // TestGateForwardAuth runs rep gate as a forward-auth endpoint.
 func TestGateForwardAuth(t *testing.T) {
-	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "127.0.0.1")
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1")
 	ask := func(uri, ua string) int {
 		req, _ := http.NewRequest(http.MethodGet, base+"/auth", nil)
 		req.Header.Set("User-Agent", ua)
@@ -208,7 +211,14 @@ func TestGateUsage(t *testing.T) {
 		{"gate", "-policy", "../../policy/testdata/ai.toml"},
 		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "ftp://x", "-addr", "127.0.0.1:0"},
 		{"gate", "-policy", "nonexistent.toml", "-forward-auth"},
-		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "not-a-cidr"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "not-a-cidr"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-trust", "127.0.0.1"},                      // no -front
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "haproxy", "-trust", "127.0.0.1"}, // unknown front
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx"},                          // no -trust
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-front", "nginx"},        // -front without -forward-auth
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-dns-failure", "allow"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-idle-timeout", "0s"},
+		{"gate", "-policy", "../../policy/testdata/ai.toml", "-upstream", "http://127.0.0.1:1", "-host", "a/b"},
 	} {
 		if code, _, _ := runRep(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
@@ -253,7 +263,7 @@ func TestGateUpstreamDown(t *testing.T) {
 func TestGateStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gate.db")
 	t.Run("gate", func(t *testing.T) {
-		base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-store", "bolt:"+path, "-log", filepath.Join(t.TempDir(), "gate.log"))
+		base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1", "-store", "bolt:"+path, "-log", filepath.Join(t.TempDir(), "gate.log"))
 		req, _ := http.NewRequest(http.MethodGet, base+"/auth", nil)
 		req.Header.Set("User-Agent", gateGooglebot)
 		req.Header.Set("X-Original-URI", "/blog/")
@@ -279,7 +289,7 @@ func TestGateStore(t *testing.T) {
 	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.Verdict != identity.Spoofed {
 		t.Errorf("stored %s: %v", e.Good.Body, err)
 	}
-	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
+	if code, _, _ := runRep(t, "", "gate", "-policy", "../../policy/testdata/ai.toml", "-forward-auth", "-front", "nginx", "-trust", "127.0.0.1", "-addr", "127.0.0.1:0", "-store", "nosuch:x"); code != exitUsage {
 		t.Errorf("unknown store: exit %d", code)
 	}
 }
@@ -324,7 +334,7 @@ func TestGateSignature(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			logFile := filepath.Join(t.TempDir(), "gate.log")
 			base := startGate(t, append([]string{"-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile,
-				"-offline=false", "-resolver", dns.Addr}, c.flags...)...)
+				"-offline=false", "-resolver", dns.Addr, "-host", "127.0.0.1"}, c.flags...)...)
 			get := func(signed bool) int {
 				req, _ := http.NewRequest(http.MethodGet, base+"/blog/", nil)
 				if signed {
@@ -358,5 +368,163 @@ func TestGateSignature(t *testing.T) {
 	}
 	if n := fetches.Load(); n != 1 {
 		t.Errorf("the loopback directory was fetched %d times, want 1", n)
+	}
+}
+
+// TestGateCanonicalProxy: the reverse proxy passes the site the canonical
+// path it judged, and refuses an ambiguous one before the site sees it.
+func TestGateCanonicalProxy(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.RequestURI)
+		mu.Unlock()
+		io.WriteString(w, "site "+r.RequestURI)
+	}))
+	defer site.Close()
+	logFile := filepath.Join(t.TempDir(), "gate.log")
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile)
+	port := base[strings.LastIndex(base, ":")+1:]
+	var p int
+	if _, err := fmt.Sscan(port, &p); err != nil {
+		t.Fatal(err)
+	}
+	for raw, want := range map[string]string{
+		"/blog/%70age?%73=1":      "/blog/page?s=1",
+		"/./blog//page":           "/blog/page",
+		"/.well-known/../blog/x":  "/blog/x",
+		"/h%c3%a9/a%7cb":          "/h%C3%A9/a%7Cb",
+		"/admin/../blog/?session": "/blog/?session",
+	} {
+		if code, body := rawHTTP(t, p, raw, "User-Agent", gateBrowser); code != 200 || body != "site "+want {
+			t.Errorf("%s: %d %q, want the site to get %s", raw, code, body, want)
+		}
+	}
+	mu.Lock()
+	n := len(seen)
+	mu.Unlock()
+	for _, raw := range []string{"/blog%2fx", "/.well-known/%2e%2e/admin/", "/a\\..\\admin"} {
+		if code, body := rawHTTP(t, p, raw, "User-Agent", gateBrowser); code != 400 {
+			t.Errorf("%s: %d %q, want 400", raw, code, body)
+		}
+	}
+	mu.Lock()
+	if len(seen) != n {
+		t.Errorf("the site got ambiguous paths: %v", seen[n:])
+	}
+	mu.Unlock()
+
+	// The log, raw_uri and refusals included, is one rep audit reads
+	// whole, on the canonical paths.
+	data, err := os.ReadFile(logFile)
+	if err != nil || bytes.Count(data, []byte("\n")) != 8 || !bytes.Contains(data, []byte(`"uri":"/blog/page?s=1","raw_uri":"/blog/%70age?%73=1"`)) {
+		t.Fatalf("log: %v\n%s", err, data)
+	}
+	code, out, errs := runRep(t, "", "audit", "-json", logFile)
+	if code != exitOK || !strings.Contains(out, `"bad_lines": 0`) || !strings.Contains(out, `"requests": 8`) {
+		t.Errorf("rep audit: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestGateTimeouts: an idle keep-alive connection is closed after
+// -idle-timeout, and a request body that stops coming is abandoned after
+// -read-timeout, so neither holds a connection to the gate or to the site.
+// The test waits for the closing, never for a time.
+func TestGateTimeouts(t *testing.T) {
+	bodyErr := make(chan error, 1)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, err := io.ReadAll(r.Body)
+		if r.Method == http.MethodPost {
+			bodyErr <- err
+		}
+		io.WriteString(w, "site")
+	}))
+	defer site.Close()
+	base := startGate(t, "-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", filepath.Join(t.TempDir(), "gate.log"),
+		"-idle-timeout", "100ms", "-read-timeout", "300ms")
+	addr := strings.TrimPrefix(base, "http://")
+
+	// Idle: one request on a keep-alive connection, then nothing.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /blog/ HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\n\r\n", addr, gateBrowser)
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	c.SetReadDeadline(time.Now().Add(30 * time.Second)) // a bound on the test, not the assertion
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("an idle keep-alive connection: %v, want it closed (EOF)", err)
+	}
+
+	// A slow body: the headers promise 100 bytes, 10 come.
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	fmt.Fprintf(c2, "POST /blog/ HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nContent-Length: 100\r\n\r\n0123456789", addr, gateBrowser)
+	select {
+	case err := <-bodyErr:
+		if err == nil {
+			t.Error("the site read a whole body that never came")
+		}
+	case <-time.After(30 * time.Second): // a bound on the test, not the assertion
+		t.Fatal("the site is still waiting for the body")
+	}
+	c2.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.ReadAll(c2); err != nil {
+		t.Errorf("the slow client's connection: %v, want it closed", err)
+	}
+}
+
+// TestGateDNSFailure: a Googlebot outside Google's lists whose reverse
+// lookup gets no answer (the -resolver is a closed port) is refused as
+// spoofed by default, and judged as Googlebot with -dns-failure
+// unverifiable.
+func TestGateDNSFailure(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "site "+r.URL.Path)
+	}))
+	defer site.Close()
+	dns, err := dnstest.Start(dnstest.Zone{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := dns.Addr
+	dns.Close() // nothing answers there now
+	for _, c := range []struct {
+		rule   []string
+		want   int
+		reason string
+	}{
+		{nil, 403, "spoofed Googlebot: identity not established (PTR lookup for 203.0.113.9 on " + closed},
+		{[]string{"-dns-failure", "spoofed"}, 403, "identity not established"},
+		{[]string{"-dns-failure", "unverifiable"}, 200, "allowed by robots.txt"},
+	} {
+		t.Run(strings.Join(c.rule, " "), func(t *testing.T) {
+			logFile := filepath.Join(t.TempDir(), "gate.log")
+			base := startGate(t, append([]string{"-policy", "../../policy/testdata/ai.toml", "-upstream", site.URL, "-log", logFile,
+				"-offline=false", "-resolver", closed, "-trust", "127.0.0.1"}, c.rule...)...)
+			req, _ := http.NewRequest(http.MethodGet, base+"/blog/", nil)
+			req.Header.Set("User-Agent", gateGooglebot)
+			req.Header.Set("X-Forwarded-For", "203.0.113.9")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			data, _ := os.ReadFile(logFile)
+			if resp.StatusCode != c.want || !strings.Contains(string(data), c.reason) {
+				t.Errorf("%d, want %d; log:\n%s", resp.StatusCode, c.want, data)
+			}
+		})
 	}
 }

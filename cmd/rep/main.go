@@ -61,6 +61,11 @@ func register(c *command) {
 }
 
 func main() {
+	// A reader that goes away (rep check … | head) must not kill rep with
+	// SIGPIPE (exit 141): with the signal caught, the write returns EPIPE,
+	// which writeErr reads as a clean end (exit 0). Caught rather than
+	// ignored, so that programs rep starts do not inherit SIG_IGN.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

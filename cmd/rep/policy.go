@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/policy"
@@ -19,6 +21,8 @@ func init() {
 const policyUsage = `usage: rep policy build [-o DIR] [-json] POLICY
        rep policy check [-json] POLICY
 
+POLICY - reads the policy from standard input.
+
 A policy (TOML, see docs/policy.md) says what crawlers may do: robots.txt
 groups by product token or by purpose (categories = ["ai-training"]),
 response headers by path (X-Robots-Tag, Content-Usage) and site-wide usage
@@ -26,8 +30,10 @@ preferences (Content-Signal).
 
 build checks the policy, then writes into DIR (default .) robots.txt and the
 server configurations that apply the headers and refuse the crawlers the
-policy shuts out entirely: nginx.conf, apache.conf, htaccess, Caddyfile and
-haproxy.cfg. Before writing, it holds robots.txt to the policy: for every
+policy shuts out entirely: nginx-http.conf (for nginx's http block),
+nginx-server.conf (for each server block), apache.conf (for the
+VirtualHost), htaccess (to save as .htaccess), Caddyfile and haproxy.cfg
+(for the frontend). Before writing, it holds robots.txt to the policy: for every
 crawler of the registry, as it reads robots.txt, and every path the policy
 names, the verdict must be the policy's intent; where it is not, nothing is
 written and the differences are listed.
@@ -35,6 +41,9 @@ written and the differences are listed.
 check lints the policy: unknown agents or categories, crawlers named by
 several groups, crawl_delay for crawlers that ignore it, malformed usage
 preferences, lint warnings in the generated robots.txt, the round trip.
+With no finding it prints one line saying what it checked.
+
+Both stop on SIGINT or SIGTERM (exit 2, nothing written).
 
 Exit status: 0 ok (build: files written; check: no findings), 1 findings
 (build: an error-level finding, nothing written), 2 usage or input error
@@ -78,7 +87,17 @@ func policyFlags(e *env, name string, args []string, setup func(fs *flag.FlagSet
 		fmt.Fprintf(e.stderr, "rep policy %s: give one POLICY file\n", name)
 		return nil, exitUsage
 	}
-	p, err := policy.Load(fs.Arg(0))
+	var p *policy.Policy
+	var err error
+	if fs.Arg(0) == "-" {
+		var data []byte
+		data, err = io.ReadAll(io.LimitReader(e.input(), policy.MaxBytes+1))
+		if err == nil {
+			p, err = policy.Parse("stdin", data)
+		}
+	} else {
+		p, err = policy.Load(fs.Arg(0))
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rep policy %s: %v\n", name, err)
 		return nil, exitUsage
@@ -107,7 +126,7 @@ func writeFindings(w io.Writer, p *policy.Policy, fs []policy.Finding, asJSON bo
 		return
 	}
 	for _, f := range fs {
-		fmt.Fprintf(w, "%s:%d: %s: %s [%s]\n", p.Source, f.Line, f.Severity, f.Message, f.Code)
+		fmt.Fprintf(w, "%s:%d: %s: %s [%s]\n", shownName(p.Source), f.Line, f.Severity, f.Message, f.Code)
 	}
 }
 
@@ -119,12 +138,40 @@ func runPolicyCheck(e *env, args []string) int {
 	if p == nil {
 		return code
 	}
-	fs := p.Check()
+	fs, err := p.CheckContext(e.ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep policy check: %s: interrupted\n", shownName(p.Source))
+		return exitUsage
+	}
 	writeFindings(e.stdout, p, fs, *asJSON)
 	if len(fs) > 0 {
 		return exitFinding
 	}
+	if !*asJSON {
+		fmt.Fprintf(e.stdout, "%s: ok: %s\n", shownName(p.Source), summary(p))
+	}
 	return exitOK
+}
+
+// shownName is a policy file's name as text output shows it: quoted when
+// it holds a control character, so that no name starts a line of its own.
+func shownName(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// summary says what a policy holds and what check held it to.
+func summary(p *policy.Policy) string {
+	plural := func(n int, s string) string {
+		if n == 1 {
+			return "1 " + s
+		}
+		return fmt.Sprintf("%d %ss", n, s)
+	}
+	return fmt.Sprintf("%s, %s, %s refused everywhere; robots.txt says what the policy means for %s",
+		plural(len(p.Groups), "group"), plural(len(p.Headers), "header"), plural(len(p.Blocked()), "crawler"), plural(len(p.Agents()), "crawler"))
 }
 
 func runPolicyBuild(e *env, args []string) int {
@@ -137,7 +184,11 @@ func runPolicyBuild(e *env, args []string) int {
 	if p == nil {
 		return code
 	}
-	fs := p.Check()
+	fs, err := p.CheckContext(e.ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep policy build: %s: interrupted: nothing written\n", shownName(p.Source))
+		return exitUsage
+	}
 	failed := false
 	for _, f := range fs {
 		failed = failed || f.Severity >= lint.Error
@@ -176,7 +227,7 @@ func runPolicyBuild(e *env, args []string) int {
 	}
 	if failed {
 		if !*asJSON {
-			fmt.Fprintf(e.stderr, "rep policy build: %s has errors (above): nothing written\n", p.Source)
+			fmt.Fprintf(e.stderr, "rep policy build: %s has errors (above): nothing written\n", shownName(p.Source))
 		}
 		return exitFinding
 	}

@@ -68,6 +68,10 @@ func runSign(e *env) int {
 		fmt.Fprintln(e.stderr, "rep sign: give the key file with -key KEYFILE (make one with rep sign -keygen -key KEYFILE)")
 		return exitUsage
 	}
+	if *expires <= 0 {
+		fmt.Fprintf(e.stderr, "rep sign: -expires %v: want a positive duration (at most 24h is recommended)\n", *expires)
+		return exitUsage
+	}
 	if *keygen && *directory {
 		fmt.Fprintln(e.stderr, "rep sign: -keygen and -directory are separate steps: run -keygen, then -directory")
 		return exitUsage

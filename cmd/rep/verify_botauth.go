@@ -58,13 +58,18 @@ type botauthJSON struct {
 
 // botauthDirJSON is the -json output of rep verify -directory.
 type botauthDirJSON struct {
-	URL         string              `json:"url"`
-	OK          bool                `json:"ok"`
-	Status      int                 `json:"status,omitempty"`
-	ContentType string              `json:"content_type,omitempty"`
-	Error       string              `json:"error,omitempty"`
-	Problems    []string            `json:"problems"`
-	Keys        []botauthDirKeyJSON `json:"keys"`
+	URL         string `json:"url"`
+	OK          bool   `json:"ok"`
+	Status      int    `json:"status,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
+	Error       string `json:"error,omitempty"`
+	// ReasonCode names why the directory could not be used, as
+	// botauthJSON's does: key-directory-unavailable, or
+	// private-key-published for a directory refused for publishing a
+	// private key.
+	ReasonCode string              `json:"reason_code,omitempty"`
+	Problems   []string            `json:"problems"`
+	Keys       []botauthDirKeyJSON `json:"keys"`
 }
 
 type botauthDirKeyJSON struct {
@@ -289,6 +294,10 @@ func verifyDirectory(e *env, o botauthOptions) int {
 	j := botauthDirJSON{URL: dir, Problems: []string{}, Keys: []botauthDirKeyJSON{}}
 	if ferr != nil {
 		j.Error = ferr.Error()
+		var be *botauth.Error
+		if errors.As(ferr, &be) {
+			j.ReasonCode = strings.ReplaceAll(string(be.Reason), " ", "-")
+		}
 	} else {
 		j.OK, j.Status, j.ContentType = d.OK(), d.Status, d.ContentType
 		for _, p := range d.Problems {
@@ -319,7 +328,11 @@ func verifyDirectory(e *env, o botauthOptions) int {
 func printDirectory(w io.Writer, j botauthDirJSON) {
 	fmt.Fprintf(w, "directory %s\n", j.URL)
 	if j.Error != "" {
-		fmt.Fprintf(w, "  unavailable: %s\n", j.Error)
+		label := "unavailable"
+		if j.ReasonCode == strings.ReplaceAll(string(botauth.PrivateKeyPublished), " ", "-") {
+			label = "refused"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", label, j.Error)
 		return
 	}
 	fmt.Fprintf(w, "  status %d, Content-Type %s\n", j.Status, j.ContentType)

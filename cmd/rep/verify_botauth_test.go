@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rep-toolkit/rep/crawlers/botauth"
@@ -118,4 +119,69 @@ func TestVerifyRequestIdentity(t *testing.T) {
 	runBotauthCLI(t, 2, strings.NewReader(signed), "verify", "-request", "-", "192.0.2.7", "192.0.2.8")
 	runBotauthCLI(t, 2, strings.NewReader(signed), "verify", "-request", "-", "-offline")
 	runBotauthCLI(t, 2, nil, "verify", "-directory", "https://example.com", "192.0.2.7")
+}
+
+// TestVerifyRefusesPrivateAndHTMLDirectory: -directory refuses a directory
+// that publishes a private key (JWK "d") with a reason, and -request does
+// not verify with it; a directory served as text/html is not ok for
+// -directory and verifies nothing for -request.
+func TestVerifyRefusesPrivateAndHTMLDirectory(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "bot.pem")
+	runBotauthCLI(t, 0, nil, "sign", "-keygen", "-key", keyFile)
+	jwks := runBotauthCLI(t, 0, nil, "sign", "-directory", "-key", keyFile)
+	var set map[string][]map[string]any
+	if err := json.Unmarshal([]byte(jwks), &set); err != nil {
+		t.Fatal(err)
+	}
+	set["keys"][0]["d"] = "bm90IHRoZSBzZWVkIGJ1dCBhIGQgbWVtYmVyIGFsbCB0aGUgc2FtZQ"
+	private, _ := json.Marshal(set)
+	var (
+		mu    sync.Mutex
+		body  []byte
+		ctype string
+	)
+	serve := func(b []byte, ct string) {
+		mu.Lock()
+		body, ctype = b, ct
+		mu.Unlock()
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", ctype)
+		w.Write(body)
+	}))
+	defer srv.Close()
+	req := filepath.Join(dir, "req.txt")
+	os.WriteFile(req, []byte("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n"), 0o644)
+	signed := runBotauthCLI(t, 0, nil, "sign", "-key", keyFile, "-agent", srv.URL, req)
+
+	serve(private, botauth.MediaType)
+	out := runBotauthCLI(t, 1, nil, "verify", "-directory", srv.URL, "-allow-private")
+	if !strings.Contains(out, "\n  refused: private key published: ") || !strings.Contains(out, `private member "d"`) {
+		t.Errorf("-directory with a private key:\n%s", out)
+	}
+	out = runBotauthCLI(t, 1, nil, "verify", "-directory", srv.URL, "-allow-private", "-json")
+	if !strings.Contains(out, `"reason_code": "private-key-published"`) || strings.Contains(out, `"ok": true`) {
+		t.Errorf("-directory -json with a private key:\n%s", out)
+	}
+	out = runBotauthCLI(t, 1, strings.NewReader(signed), "verify", "-request", "-", "-allow-private")
+	if !strings.HasPrefix(out, "unverified: private key published") {
+		t.Errorf("-request with a private-key directory:\n%s", out)
+	}
+
+	serve([]byte(jwks), "text/html; charset=utf-8")
+	out = runBotauthCLI(t, 1, nil, "verify", "-directory", srv.URL, "-allow-private")
+	if !strings.Contains(out, `problem: botauth: directory: Content-Type "text/html; charset=utf-8"`) || !strings.Contains(out, "\nnot ok\n") {
+		t.Errorf("-directory served as HTML:\n%s", out)
+	}
+	out = runBotauthCLI(t, 1, strings.NewReader(signed), "verify", "-request", "-", "-allow-private")
+	if !strings.HasPrefix(out, "unverified: key directory unavailable") || !strings.Contains(out, "not served as a key directory") {
+		t.Errorf("-request with a directory served as HTML:\n%s", out)
+	}
+
+	serve([]byte(jwks), botauth.MediaType)
+	runBotauthCLI(t, 0, nil, "verify", "-directory", srv.URL, "-allow-private")
+	runBotauthCLI(t, 0, strings.NewReader(signed), "verify", "-request", "-", "-allow-private")
 }

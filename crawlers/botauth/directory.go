@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -171,26 +170,19 @@ func (f *Fetcher) init() {
 		if timeout <= 0 {
 			timeout = 10 * time.Second
 		}
-		d := netguard.Dialer(timeout)
-		if f.AllowPrivate {
-			d = &net.Dialer{Timeout: timeout}
-		}
-		tr := &http.Transport{
-			Proxy:                  nil, // a proxy would defeat the address check
-			DialContext:            d.DialContext,
-			TLSClientConfig:        f.TLSConfig,
-			TLSHandshakeTimeout:    timeout,
-			ResponseHeaderTimeout:  timeout,
-			MaxResponseHeaderBytes: 64 << 10,
-			MaxIdleConnsPerHost:    2,
-		}
-		f.client = &http.Client{
-			Transport: tr,
-			Timeout:   timeout,
-			CheckRedirect: func(*http.Request, []*http.Request) error {
-				return http.ErrUseLastResponse
-			},
-		}
+		// The one guarded client (internal/netguard): no proxy, every
+		// address checked unless AllowPrivate, no redirect followed.
+		f.client = netguard.NewClient(netguard.Options{
+			AllowPrivate:        f.AllowPrivate,
+			TLSConfig:           f.TLSConfig,
+			ConnectTimeout:      timeout,
+			TLSTimeout:          timeout,
+			HeaderTimeout:       timeout,
+			Timeout:             timeout,
+			MaxRedirects:        -1,
+			MaxHeaderBytes:      64 << 10,
+			MaxIdleConnsPerHost: 2,
+		})
 		f.keys = map[cacheKey]cached{}
 		f.failed = map[string]failure{}
 		f.fresh = map[string]time.Time{}
@@ -244,6 +236,18 @@ func (f *Fetcher) Key(ctx context.Context, agent *Agent, keyid string) (Key, err
 		}
 	} else {
 		fl.dir, fl.err = f.Fetch(ctx, dir)
+		if fl.err == nil {
+			// A directory served as something else (an HTML page) is no
+			// directory: -directory says not ok, and its keys verify
+			// nothing.
+			for _, p := range fl.dir.Problems {
+				var mt *mediaTypeError
+				if errors.As(p, &mt) {
+					fl.dir, fl.err = nil, &Error{Reason: DirectoryUnavailable, Directory: dir, Detail: "not served as a key directory", Err: p}
+					break
+				}
+			}
+		}
 		f.store(dir, fl.dir, fl.err)
 		close(fl.done)
 	}
@@ -355,7 +359,7 @@ func (f *Fetcher) Fetch(ctx context.Context, dir string) (*Directory, error) {
 	if err != nil {
 		var blocked *netguard.BlockedError
 		if errors.As(err, &blocked) {
-			return unavailable(fmt.Sprintf("refused: %s is a %s address", blocked.Addr, blocked.Reason), netguard.ErrBlocked)
+			return unavailable(fmt.Sprintf("refused: %s is a %s address", blocked.Addr, blocked.Reason), blocked)
 		}
 		return unavailable("", err)
 	}
@@ -384,7 +388,11 @@ func (f *Fetcher) Fetch(ctx context.Context, dir string) (*Directory, error) {
 	}
 	authority := normalizeAuthority(u.Scheme, u.Host)
 	d, err := CheckDirectory(dir, resp.StatusCode, resp.Header, body, authority, f.now(), maxKeys)
-	if err != nil {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return nil, err
+	case err != nil:
 		return unavailable("", err)
 	}
 	return d, nil
@@ -392,8 +400,10 @@ func (f *Fetcher) Fetch(ctx context.Context, dir string) (*Directory, error) {
 
 // CheckDirectory checks a directory response: header and body as received
 // for dir, fetched from authority (for the response signatures'
-// "@authority";req). It fails only when body is not a JWK Set or holds more
-// than maxKeys keys; other faults are the Directory's Problems.
+// "@authority";req). It fails when body is not a JWK Set or holds more than
+// maxKeys keys, and refuses a directory that publishes private key
+// material (an [*Error] with Reason [PrivateKeyPublished]: whoever read it
+// can sign as the bot); other faults are the Directory's Problems.
 func CheckDirectory(dir string, status int, header http.Header, body []byte, authority string, now time.Time, maxKeys int) (*Directory, error) {
 	d := &Directory{URL: dir, Status: status, ContentType: header.Get("Content-Type"), Fetched: now}
 	set, err := ParseJWKS(body)
@@ -403,9 +413,19 @@ func CheckDirectory(dir string, status int, header http.Header, body []byte, aut
 	if len(set.Keys) > maxKeys {
 		return nil, fmt.Errorf("botauth: the directory has %d keys, more than %d", len(set.Keys), maxKeys)
 	}
+	for i, k := range set.Keys {
+		if p := k.Private(); len(p) > 0 {
+			id := k.Kid
+			if t, err := k.Thumbprint(); err == nil {
+				id = t
+			}
+			return nil, &Error{Reason: PrivateKeyPublished, Directory: dir, KeyID: id,
+				Detail: fmt.Sprintf("key %d carries the private member %q: the key is compromised (anyone who read the directory can sign as its holder); the directory is refused. Remove the member, and replace the key", i, strings.Join(p, `", "`))}
+		}
+	}
 	if mt, _, err := mime.ParseMediaType(d.ContentType); err != nil || mt != MediaType {
 		if strings.HasSuffix(dir, WellKnownPath) {
-			d.Problems = append(d.Problems, fmt.Errorf("%w: Content-Type %q, want %s", ErrDirectoryShape, d.ContentType, MediaType))
+			d.Problems = append(d.Problems, &mediaTypeError{d.ContentType})
 		}
 	}
 	d.MaxAge = maxAge(header.Get("Cache-Control"))
@@ -431,6 +451,17 @@ const testX = "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"
 
 // ErrDirectoryShape matches a directory's own problems.
 var ErrDirectoryShape = errors.New("botauth: directory")
+
+// mediaTypeError is the problem of a directory at the well-known path
+// served with another media type (an HTML page, a soft 404): it matches
+// ErrDirectoryShape, and the Fetcher does not verify with its keys.
+type mediaTypeError struct{ got string }
+
+func (e *mediaTypeError) Error() string {
+	return fmt.Sprintf("%v: Content-Type %q, want %s", ErrDirectoryShape, e.got, MediaType)
+}
+
+func (e *mediaTypeError) Is(target error) bool { return target == ErrDirectoryShape }
 
 // ErrResponseSignature matches a directory response signature that fails.
 var ErrResponseSignature = errors.New("botauth: directory response signature")

@@ -198,3 +198,57 @@ func TestFetcherFailureKeepsCachedKeys(t *testing.T) {
 		t.Fatalf("after the TTL: %s %v", res.Verdict, res.Err)
 	}
 }
+
+// TestFetcherRefusesPrivateKeyAndHTML: a directory that publishes private
+// key material is refused with a reason, by Fetch (rep verify -directory)
+// and so by the Verifier; a directory served as text/html has a problem
+// for Fetch and verifies nothing for the Verifier (rep verify -request),
+// where the same directory served with its media type verifies.
+func TestFetcherRefusesPrivateKeyAndHTML(t *testing.T) {
+	key := botKey()
+	pub := NewJWK(key.Public().(ed25519.PublicKey))
+	private, _ := json.Marshal(map[string]any{"keys": []map[string]string{{
+		"kty": pub.Kty, "crv": pub.Crv, "x": pub.X, "kid": pub.Kid, "use": "sig",
+		"d": base64.RawURLEncoding.EncodeToString(key.Seed()),
+	}}})
+	public, _ := json.Marshal(NewJWKS(key.Public().(ed25519.PublicKey)))
+	for _, tt := range []struct {
+		name, ctype string
+		body        []byte
+		verdict     Verdict
+		reason      Reason
+	}{
+		{"private key", MediaType, private, Unverified, PrivateKeyPublished},
+		{"html", "text/html; charset=utf-8", public, Unverified, DirectoryUnavailable},
+		{"served right", MediaType, public, Verified, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.ctype)
+				w.Write(tt.body)
+			}))
+			defer srv.Close()
+			ds := &directoryServer{Server: srv}
+			d, err := ds.fetcher().Fetch(context.Background(), srv.URL+WellKnownPath)
+			switch tt.reason {
+			case PrivateKeyPublished:
+				var e *Error
+				if !errors.As(err, &e) || e.Reason != PrivateKeyPublished || !strings.Contains(e.Error(), `private member "d"`) || d != nil {
+					t.Errorf("Fetch: %v, want refused as %q", err, tt.reason)
+				}
+			case DirectoryUnavailable:
+				if err != nil || d.OK() || len(d.Problems) != 1 || !errors.Is(d.Problems[0], ErrDirectoryShape) {
+					t.Errorf("Fetch: %v, %+v; want a directory with a Content-Type problem", err, d)
+				}
+			default:
+				if err != nil || !d.OK() {
+					t.Errorf("Fetch: %v, %+v", err, d)
+				}
+			}
+			res := (&Verifier{Keys: ds.fetcher()}).Verify(context.Background(), signedRequest(t, key, srv.URL))
+			if res.Verdict != tt.verdict || (tt.reason != "" && !errors.Is(res.Err, tt.reason)) {
+				t.Errorf("Verify: %s %v, want %s %q", res.Verdict, res.Err, tt.verdict, tt.reason)
+			}
+		})
+	}
+}

@@ -43,7 +43,8 @@ const (
 	UnknownKey           Reason = "unknown key"                      // unverified: no key with this keyid
 	UnsupportedAlgorithm Reason = "unsupported algorithm"            // unverified: a key or alg other than Ed25519
 	UnsupportedAgent     Reason = "unsupported signature agent type" // unverified: a type= this package does not resolve
-	DirectoryUnavailable Reason = "key directory unavailable"        // unverified: the directory could not be fetched or read
+	DirectoryUnavailable Reason = "key directory unavailable"        // unverified: the directory could not be fetched or read, or is not served as one
+	PrivateKeyPublished  Reason = "private key published"            // unverified: the directory publishes private key material (a JWK "d"...): refused
 	NoKeySource          Reason = "no key source"                    // unverified: neither keys nor a directory to fetch
 	UnknownAuthority     Reason = "authority unknown"                // unverified: the request's host is not known (a log line without it)
 	UnknownField         Reason = "covered field unknown"            // unverified: a covered header field is not known of the request (Verifier.Fields)
@@ -55,7 +56,7 @@ func (r Reason) Error() string { return "botauth: " + string(r) }
 // Verdict returns the verdict r leads to.
 func (r Reason) Verdict() Verdict {
 	switch r {
-	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, NoKeySource, UnknownAuthority, UnknownField:
+	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, PrivateKeyPublished, NoKeySource, UnknownAuthority, UnknownField:
 		return Unverified
 	}
 	return Invalid

@@ -25,7 +25,19 @@ type JWK struct {
 	Use string `json:"use,omitempty"`
 	Nbf int64  `json:"nbf,omitempty"` // not before, Unix seconds
 	Exp int64  `json:"exp,omitempty"` // expiry, Unix seconds
+
+	private []string // the private members ParseJWKS found, for Private
 }
+
+// privateMembers are the JWK members that carry private or secret key
+// material (RFC 7518 §6.2.2, §6.3.2, §6.4.1; RFC 8037 §2): a key set that
+// has one publishes a key that must never leave its holder.
+var privateMembers = [...]string{"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
+
+// Private returns the private-key members the key had when ParseJWKS read
+// it ("d" for an Ed25519, EC or RSA private key, "k" for a secret key);
+// none for a public key.
+func (k JWK) Private() []string { return k.private }
 
 // JWKS is a JSON Web Key Set, the body of a key directory.
 type JWKS struct {
@@ -120,7 +132,7 @@ func Thumbprint(pub ed25519.PublicKey) string {
 
 // ParseJWKS parses a key directory body. It fails only when the body is not
 // a JSON object with a "keys" array; the keys themselves are checked by
-// [CheckKey].
+// [CheckKey], and [JWK.Private] names the private members a key has.
 func ParseJWKS(body []byte) (JWKS, error) {
 	var raw struct {
 		Keys *[]json.RawMessage `json:"keys"`
@@ -136,6 +148,14 @@ func ParseJWKS(body []byte) (JWKS, error) {
 		var k JWK
 		if err := json.Unmarshal(m, &k); err != nil {
 			return JWKS{}, fmt.Errorf("botauth: key directory: key %d: %w", i, err)
+		}
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(m, &members); err == nil {
+			for _, p := range privateMembers {
+				if _, ok := members[p]; ok {
+					k.private = append(k.private, p)
+				}
+			}
 		}
 		s.Keys = append(s.Keys, k)
 	}

@@ -90,9 +90,9 @@ func (e *LookupError) Unwrap() error { return e.Err }
 // once. net.Resolver does not expose record TTLs, so the TTLs are the
 // Verifier's settings.
 type dnsCache struct {
-	res                  Resolver
-	timeout, ttl, negTTL time.Duration
-	now                  func() time.Time
+	res                           Resolver
+	timeout, ttl, negTTL, failTTL time.Duration
+	now                           func() time.Time
 
 	mu sync.Mutex
 	m  map[string]*dnsEntry
@@ -163,9 +163,15 @@ func (c *dnsCache) get(ctx context.Context, key string, lookup func(context.Cont
 		e.expires = c.now().Add(c.ttl)
 	case isNotFound(e.err):
 		e.expires = c.now().Add(c.negTTL)
-	default:
-		// Timeouts and server failures are not answers: ask again next time.
+	case ctx.Err() != nil:
+		// The caller gave up: no answer about the name, and one client
+		// hanging up must not stand for everyone asking after it.
 		e.expires = c.now()
+	default:
+		// Timeouts and server failures are not answers, but asking again
+		// at once would cost every request the timeout: remembered
+		// briefly.
+		e.expires = c.now().Add(c.failTTL)
 	}
 	close(e.done)
 	return e

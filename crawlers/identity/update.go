@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/netguard"
 )
 
 // MaxListBytes caps the size of a list file read from the network or disk;
@@ -192,29 +190,10 @@ func writeAtomic(dir, file string, data []byte) error {
 	return nil
 }
 
-// publicClient returns an HTTP client that only connects to public
-// addresses: the operators' lists live on the public internet, and a
-// redirect or DNS answer pointing inside the network must not be followed.
+// publicClient returns the project's guarded client: the operators' lists
+// live on the public internet, so loopback, private and link-local
+// addresses are refused at connect time (a redirect or DNS answer pointing
+// inside the network included) and no proxy dials on our behalf.
 func publicClient(timeout time.Duration) *http.Client {
-	d := &net.Dialer{Timeout: 10 * time.Second, Control: refusePrivate}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.DialContext = d.DialContext
-	tr.Proxy = nil // a proxy would dial on our behalf and defeat the check
-	return &http.Client{Transport: tr, Timeout: timeout}
-}
-
-func refusePrivate(network, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return err
-	}
-	if a := ap.Addr().Unmap(); !isPublic(a) {
-		return fmt.Errorf("refusing to connect to non-public address %s", a)
-	}
-	return nil
-}
-
-func isPublic(a netip.Addr) bool {
-	return a.IsValid() && !a.IsLoopback() && !a.IsPrivate() && !a.IsLinkLocalUnicast() &&
-		!a.IsLinkLocalMulticast() && !a.IsMulticast() && !a.IsUnspecified() && !a.IsInterfaceLocalMulticast()
+	return netguard.NewClient(netguard.Options{Timeout: timeout})
 }

@@ -2,7 +2,9 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/netguard"
 )
 
 // TestUpdateSizeLimit: a list of up to 8 MiB (MaxListBytes, 8,388,608
@@ -96,10 +99,18 @@ func TestRefusePrivate(t *testing.T) {
 		{"[::ffff:127.0.0.1]:443", false},
 		{"not an address", false},
 	} {
-		err := refusePrivate("tcp", tc.addr, nil)
+		err := netguard.Control("tcp", tc.addr, nil)
 		if (err == nil) != tc.ok {
-			t.Errorf("refusePrivate(%s) = %v, want allowed %v", tc.addr, err, tc.ok)
+			t.Errorf("netguard.Control(%s) = %v, want allowed %v", tc.addr, err, tc.ok)
 		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the default client reached %s", r.URL)
+	}))
+	defer srv.Close()
+	_, err := publicClient(5 * time.Second).Get(srv.URL + "/gptbot.json")
+	if !errors.Is(err, netguard.ErrBlocked) {
+		t.Errorf("default client to %s: %v, want netguard.ErrBlocked", srv.URL, err)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/netguard"
 )
 
 // listServer serves list bodies by URL path; a body of "" answers 404.
@@ -141,7 +142,7 @@ func TestUpdateErrors(t *testing.T) {
 	// The default client refuses loopback: lists live on the public internet.
 	u = &Updater{Dir: dir, BaseURL: ls.srv.URL}
 	res = u.Update(context.Background(), lists[:1], nil)
-	if res[0].Err == nil || !strings.Contains(res[0].Err.Error(), "non-public address") {
+	if !errors.Is(res[0].Err, netguard.ErrBlocked) {
 		t.Errorf("default client fetched from loopback: %v", res[0].Err)
 	}
 }

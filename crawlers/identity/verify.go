@@ -163,6 +163,12 @@ type Verifier struct {
 	// TTL and NegativeTTL are how long DNS answers and "no such name"
 	// answers are cached; zero means 1 hour and 5 minutes.
 	TTL, NegativeTTL time.Duration
+	// FailureTTL is how long a failed lookup (a timeout, a server
+	// failure: Result.Err) is remembered, so that a name whose servers do
+	// not answer costs one Timeout per FailureTTL rather than per request;
+	// zero means 30 seconds, a negative value not at all. A lookup the
+	// caller's context cancelled is never remembered.
+	FailureTTL time.Duration
 	// Now is the clock for the DNS cache; nil means time.Now.
 	Now func() time.Time
 
@@ -180,7 +186,7 @@ func (v *Verifier) init() {
 		if v.Resolver == nil {
 			return
 		}
-		c := &dnsCache{res: v.Resolver, timeout: v.Timeout, ttl: v.TTL, negTTL: v.NegativeTTL, now: v.Now}
+		c := &dnsCache{res: v.Resolver, timeout: v.Timeout, ttl: v.TTL, negTTL: v.NegativeTTL, failTTL: v.FailureTTL, now: v.Now}
 		if c.timeout <= 0 {
 			c.timeout = 5 * time.Second
 		}
@@ -189,6 +195,12 @@ func (v *Verifier) init() {
 		}
 		if c.negTTL <= 0 {
 			c.negTTL = 5 * time.Minute
+		}
+		switch {
+		case c.failTTL == 0:
+			c.failTTL = 30 * time.Second
+		case c.failTTL < 0:
+			c.failTTL = 0
 		}
 		if c.now == nil {
 			c.now = time.Now

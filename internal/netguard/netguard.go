@@ -11,13 +11,30 @@
 // just before connect(2), for every connection of every redirect hop, so a
 // host name that resolves to 127.0.0.1, a DNS rebinding answer, or a redirect
 // to http://169.254.169.254/ is refused where a check of the URL's host name
-// alone would pass it:
+// alone would pass it.
 //
-//	d := &net.Dialer{Timeout: 10 * time.Second, Control: netguard.Control}
-//	tr := &http.Transport{DialContext: d.DialContext, Proxy: nil}
+// # One guarded client
 //
-// A proxy defeats the check (the dialer then connects to the proxy only), so
-// a guarded transport must not use one.
+// Every fetch rep makes for someone else takes its transport from one
+// constructor, NewTransport (or NewClient, the http.Client over it): the
+// address policy (Check, or Options.Check; Options.AllowPrivate turns it
+// off), the proxy rule, the connect, TLS, response-header and overall
+// timeouts, the redirect rule (a hop limit, http and https only, each hop's
+// address checked again), a cap on every response body and the
+// User-Agent:
+//
+//	c := netguard.NewClient(netguard.Options{UserAgent: "mybot/1.0"})
+//	resp, err := c.Get(u) // errors.Is(err, netguard.ErrBlocked) for a refused address
+//
+// # Proxies
+//
+// A proxy would defeat a check at connect time: the dialer then connects
+// to the proxy only. So the transport uses no proxy unless
+// Options.Proxy says so, whatever HTTPS_PROXY, HTTP_PROXY and ALL_PROXY
+// hold. With Options.Proxy set, the proxy's own address is no longer
+// checked and each request's target is checked before it is sent instead:
+// an IP literal as it is, a host name by resolving it (see Options.Proxy
+// for what that cannot catch).
 package netguard
 
 import (

@@ -1,7 +1,8 @@
 // Package sitegen serves generated web sites for the tests of rep crawl:
 // Planted, a small site with every finding code of package crawl planted
-// beside clean pages, with the list of findings a crawl must report; and
-// Large, a site of any number of linked pages for measuring a crawl.
+// beside clean pages, with the list of findings a crawl must report;
+// Large, a site of any number of linked pages for measuring a crawl; and
+// FanOut, sitemap indexes that list ever more indexes, for its bounds.
 package sitegen
 
 import (
@@ -140,6 +141,13 @@ func Planted() http.Handler {
 			w.Header().Set("Content-Type", "application/xml")
 			fmt.Fprintf(w, "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>%s/a</loc></url>\n<url><loc>", h)
 		case "/sitemap-many.xml.gz", "/sitemap-large.txt.gz":
+			// The headers first: making the file takes seconds under
+			// -race, which a client's header timeout must not count.
+			w.Header().Set("Content-Type", "application/gzip")
+			w.WriteHeader(http.StatusOK)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
 			key := p + h
 			mu.Lock()
 			if cache[key] == nil {
@@ -151,7 +159,6 @@ func Planted() http.Handler {
 			}
 			data := cache[key]
 			mu.Unlock()
-			w.Header().Set("Content-Type", "application/gzip")
 			w.Write(data)
 		case "/report.pdf":
 			w.Header().Set("Content-Type", "application/pdf")
