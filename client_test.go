@@ -241,11 +241,14 @@ func TestClientWaitsCrawlDelay(t *testing.T) {
 			}
 			resp.Body.Close()
 		}
-		// 1.5 s apart, above the 1 s default.
-		if want := "[/one@0s /two@1.5s]"; fmt.Sprint(at) != want {
+		// robots.txt is paced like any request: it took the origin's
+		// first slot at 0 s, before its Crawl-delay was known, so /one
+		// waits the 1 s default after it; /two comes 1.5 s (the
+		// Crawl-delay, above the default) after /one.
+		if want := "[/one@1s /two@2.5s]"; fmt.Sprint(at) != want {
 			t.Errorf("requests %v, want %s", at, want)
 		}
-		// A context that ends first ends the wait (the next slot is at 3 s).
+		// A context that ends first ends the wait (the next slot is at 4 s).
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		if _, err := get(ctx, client, site+"/three"); !errors.Is(err, context.DeadlineExceeded) {
