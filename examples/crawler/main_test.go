@@ -157,14 +157,15 @@ func testCrawl(t *testing.T) {
 		}
 	}
 	// A's Crawl-delay (0.2 s, above the 10 ms minimum) kept between its 8
-	// pages, C's 10 ms minimum between its 2: robots.txt and the first
-	// page at once, then one slot after another.
+	// pages, C's 10 ms minimum between its 2. robots.txt is paced like any
+	// request: it takes the first slot, before its Crawl-delay is known,
+	// so the first page follows it by the 10 ms minimum.
 	for _, tc := range []struct {
 		s    *site
 		want string
 	}{
-		{a, "[0s 0s 200ms 400ms 600ms 800ms 1s 1.2s 1.4s]"},
-		{c, "[0s 0s 10ms]"},
+		{a, "[0s 10ms 210ms 410ms 610ms 810ms 1.01s 1.21s 1.41s]"},
+		{c, "[0s 10ms 20ms]"},
 	} {
 		if got := fmt.Sprint(tc.s.at); got != tc.want {
 			t.Errorf("%s asked at %s, want %s", tc.s.URL, got, tc.want)
