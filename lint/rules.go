@@ -280,6 +280,11 @@ func (l *linter) entries() []entry {
 		}
 		if i, ok := byKey[k.String()]; ok {
 			out[i].tokens = append(out[i].tokens, tok)
+			// Tokens come in name order, not file order: the group starts
+			// at the earliest user-agent line of any of them.
+			if len(m.Lines) > 0 && m.Lines[0] < out[i].first {
+				out[i].first = m.Lines[0]
+			}
 			return
 		}
 		byKey[k.String()] = len(out)

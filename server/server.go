@@ -142,6 +142,9 @@ type Server struct {
 	// guarded; crawls holds the ones running.
 	crawlTransport http.RoundTripper
 	crawls         crawlSlots
+	// crawlFetchTimeout bounds each request of a crawl: fetchTimeout,
+	// longer in tests whose crawl reads a 50 MB sitemap under -race.
+	crawlFetchTimeout time.Duration
 }
 
 // New returns a Server for c.
@@ -193,6 +196,7 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
 	s.crawlTransport = guardedTransport(g)
+	s.crawlFetchTimeout = fetchTimeout
 	s.fetchers = rep.NewFetchers(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, MaxCacheBytes: c.CacheBytes})
 	// One fetcher for every engine (made at start, so New reports a bad
 	// option): each engine's parse is made from the one fetch on demand.

@@ -28,7 +28,7 @@ func init() {
 
 const crawlUsage = `usage: rep crawl [-agent NAME|PURPOSE ...] [-max-pages N] [-concurrency N] [-delay D]
                  [-include REGEXP] [-exclude REGEXP] [-obey] [-json] [-csv FILE] [-html FILE]
-                 [-allow-private] URL
+                 [-allow-private] URL|-
        rep crawl -explain CODE
 
 Crawls one site from URL (its home page) and its sitemaps (robots.txt
@@ -130,7 +130,25 @@ func runCrawl(e *env) int {
 		fmt.Fprintln(e.stderr, "rep crawl: -max-pages, -concurrency and -timeout must be positive, -delay not negative")
 		return exitUsage
 	}
-	cfg := crawl.Config{Start: fs.Arg(0), MaxPages: *maxPages, Concurrency: *concurrency, Delay: *delay,
+	start := fs.Arg(0)
+	if start == "-" {
+		// The site's URL on standard input, as every command reads "-":
+		// the first line that is not blank.
+		sc := lineScanner(e.input())
+		start = ""
+		for start == "" && sc.Scan() {
+			start = strings.TrimSpace(sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintf(e.stderr, "rep crawl: %v\n", lineError(err, 1))
+			return exitUsage
+		}
+		if start == "" {
+			fmt.Fprintln(e.stderr, "rep crawl: no site URL on standard input")
+			return exitUsage
+		}
+	}
+	cfg := crawl.Config{Start: start, MaxPages: *maxPages, Concurrency: *concurrency, Delay: *delay,
 		Obey: *obey, AllowPrivate: *allowPrivate, Timeout: *timeout}
 	for _, re := range []struct {
 		flag string
