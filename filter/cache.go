@@ -1,57 +1,47 @@
 package filter
 
-// lru keeps parsed captures up to a byte budget, least recently used out
-// first.
-type lru struct {
-	m          map[int32]*entry
-	head, tail *entry // head most recent
+// cache keeps parsed captures up to a byte budget, evicting by the CLOCK
+// rule (a second chance for each entry used since the hand last passed
+// it): an approximation of least-recently-used whose hit costs one store,
+// where a list would relink four entries on every document.
+type cache struct {
+	ents       []*entry // by capture index; nil when not held
+	ring       []int32  // the captures held: the clock's face
+	hand       int
 	bytes, max int64
 }
 
-func newLRU(max int64) *lru { return &lru{m: map[int32]*entry{}, max: max} }
+func newCache(captures int, max int64) *cache {
+	return &cache{ents: make([]*entry, captures), max: max}
+}
 
-func (c *lru) get(ci int32) *entry {
-	e := c.m[ci]
-	if e != nil && e != c.head {
-		c.unlink(e)
-		c.pushFront(e)
+func (c *cache) get(ci int32) *entry {
+	e := c.ents[ci]
+	if e != nil && !e.ref {
+		e.ref = true
 	}
 	return e
 }
 
-func (c *lru) put(e *entry) {
-	c.m[e.ci] = e
-	c.pushFront(e)
+// put adds e, first evicting what the budget needs, never e itself.
+func (c *cache) put(e *entry) {
 	c.bytes += e.size
-	for c.bytes > c.max && c.tail != nil && c.tail != e {
-		old := c.tail
-		c.unlink(old)
-		delete(c.m, old.ci)
+	for c.bytes > c.max && len(c.ring) > 0 {
+		if c.hand >= len(c.ring) {
+			c.hand = 0
+		}
+		old := c.ents[c.ring[c.hand]]
+		if old.ref {
+			old.ref = false
+			c.hand++
+			continue
+		}
+		c.ents[old.ci] = nil
 		c.bytes -= old.size
+		last := len(c.ring) - 1
+		c.ring[c.hand] = c.ring[last]
+		c.ring = c.ring[:last]
 	}
-}
-
-func (c *lru) unlink(e *entry) {
-	if e.prev != nil {
-		e.prev.next = e.next
-	} else {
-		c.head = e.next
-	}
-	if e.next != nil {
-		e.next.prev = e.prev
-	} else {
-		c.tail = e.prev
-	}
-	e.prev, e.next = nil, nil
-}
-
-func (c *lru) pushFront(e *entry) {
-	e.next = c.head
-	if c.head != nil {
-		c.head.prev = e
-	}
-	c.head = e
-	if c.tail == nil {
-		c.tail = e
-	}
+	c.ents[e.ci] = e
+	c.ring = append(c.ring, e.ci)
 }
