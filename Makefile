@@ -18,7 +18,7 @@ STATICCHECK_VERSION := v0.8.2
 FUZZTIME     ?= 5000x
 PYSPARK_VERSION := 4.3.0
 
-.PHONY: test deps fmt-check tidy-check vet staticcheck unit fuzz bench bench-serve mutate
+.PHONY: test deps fmt-check tidy-check vet staticcheck unit stress fuzz bench bench-serve mutate
 
 test: deps fmt-check tidy-check vet staticcheck unit fuzz
 
@@ -72,6 +72,17 @@ unit:
 	# alone, after the parallel run, on a machine nothing else loads.
 	REP_SERIAL=1 $(GO) test -race -count=1 -timeout 5m -run '^(TestServeMemoryBound|TestServeLintLoad)$$' ./cmd/rep
 	if [ -f bench/go.mod ]; then cd bench && $(GO) test -timeout 5m ./...; fi
+
+# stress runs the unit tests STRESS_ROUNDS times (go test -race -count=1)
+# on a loaded machine: STRESS_BUSY CPU-bound processes beside them, and
+# the tests at GOMAXPROCS twice the core count. It prints every test that
+# failed at least once, with its output each time, and fails if any did
+# (internal/stress). A test that fails here fails by chance somewhere.
+STRESS_ROUNDS ?= 5
+STRESS_BUSY   ?= 2
+STRESS_PKGS   ?= ./...
+stress: deps
+	$(GO) run ./internal/stress -rounds $(STRESS_ROUNDS) -busy $(STRESS_BUSY) $(STRESS_PKGS)
 
 # fuzz runs every fuzz target for FUZZTIME each: briefly in make test (a
 # count of inputs, so a loaded machine cannot turn the time limit into a

@@ -178,8 +178,10 @@ func (a *Agent) Token() string { return a.Tokens[0] }
 
 // Group returns the group of f the agent obeys.
 //
-// The last file's group is remembered: a crawler asks about many URLs of
-// one site in a row, and resolving the group costs more than the check.
+// The group is remembered with each file (robotstxt.File.Remember), and
+// the last file's is at hand: a crawler asks about many URLs of one site
+// in a row, or alternates between sites, and resolving the group costs
+// more than the check.
 func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
 	return a.memo(f).g
 }
@@ -196,6 +198,9 @@ func (a *Agent) memo(f *robotstxt.File) *groupMemo {
 	if m := a.last.Load(); m != nil && m.f == f {
 		return m
 	}
+	if m, ok := f.Recall(a).(*groupMemo); ok {
+		return m // last is left as it is: alternating files write nothing
+	}
 	m := &groupMemo{f: f}
 	if a.IgnoresStar {
 		m.g = f.AgentExplicit(a.Tokens...)
@@ -208,6 +213,7 @@ func (a *Agent) memo(f *robotstxt.File) *groupMemo {
 			break
 		}
 	}
+	m = f.Remember(a, m).(*groupMemo)
 	a.last.Store(m)
 	return m
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"sync"
+	"strings"
+	"sync/atomic"
+	"time"
 
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -38,16 +40,22 @@ const DefaultPagePrefix = 1 << 20
 type Transport struct {
 	// Crawler answers for the requests. Required.
 	Crawler *Crawler
-	// Base sends the requests; nil means http.DefaultTransport.
+	// Base sends the requests; nil means http.DefaultTransport, or, when
+	// the crawler's robots.txt fetcher has robotsfetch.Options.Guard set,
+	// a transport refusing the addresses it refuses: the guard covers
+	// every request the client makes.
 	Base http.RoundTripper
 	// PagePrefix is how many bytes of an HTML body are read for the page
 	// verdict; 0 means DefaultPagePrefix, negative means none (the verdict
 	// then holds the headers' rules only).
 	PagePrefix int64
+
+	now time.Time // the instant pages are judged at (FetchPage's Now); zero: the crawler's clock
 }
 
 // Transport returns a Transport sending through base (nil:
-// http.DefaultTransport) as c.
+// http.DefaultTransport, or a guarded one when the crawler's robots.txt
+// fetcher has robotsfetch.Options.Guard set) as c.
 func (c *Crawler) Transport(base http.RoundTripper) *Transport {
 	return &Transport{Crawler: c, Base: base}
 }
@@ -60,23 +68,6 @@ func (c *Crawler) Client() *http.Client {
 	return &http.Client{Transport: c.Transport(nil)}
 }
 
-// DisallowedError is the Transport's refusal of a URL robots.txt
-// disallows, or whose robots.txt could not be read (Decision.FromFetch).
-// http.Client wraps it in a *url.Error; errors.As finds it.
-type DisallowedError struct {
-	// URL is the URL refused: the request's, or the redirect hop's.
-	URL string
-	// Decision is robots.txt's answer for URL, with its evidence.
-	Decision Decision
-}
-
-// Error says which URL was refused and why, e.g. "rep:
-// https://example.com/private/x disallowed by line 2: Disallow: /private
-// (...)".
-func (e *DisallowedError) Error() string {
-	return fmt.Sprintf("rep: %s %s", e.URL, e.Decision)
-}
-
 // PageVerdictOf returns the page verdict the Transport read for resp, the
 // response to a request it sent; nil for any other response and for a
 // robots.txt. The verdict travels in the context of resp.Request, the
@@ -86,7 +77,7 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 	if resp == nil || resp.Request == nil {
 		return nil
 	}
-	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictHolder); ok {
+	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictCtx); ok {
 		return h.v
 	}
 	return nil
@@ -94,7 +85,19 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 
 type verdictKey struct{}
 
-type verdictHolder struct{ v *PageVerdict }
+// verdictCtx is the context of a request the Transport sent: its
+// caller's, carrying the page verdict (one allocation for both).
+type verdictCtx struct {
+	context.Context
+	v *PageVerdict
+}
+
+func (c *verdictCtx) Value(key any) any {
+	if key == (verdictKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
 
 // RoundTrip implements http.RoundTripper (see Transport).
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -105,42 +108,52 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	base := t.Base
 	if base == nil {
-		base = http.DefaultTransport
+		base = c.baseTransport()
 	}
 	ctx := req.Context()
 	if req.URL.Path == "/robots.txt" {
 		return base.RoundTrip(c.asCrawler(ctx, req))
 	}
+	// The URL is written out once and its origin read once: the
+	// robots.txt answer carries the origin, the decision and the delay
+	// are read from it.
 	rawurl := req.URL.String()
-	d, err := c.Check(ctx, rawurl)
+	r, err := c.fetcher.Get(ctx, rawurl)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
+	d := c.agent.DecideFetched(r, rawurl)
 	if !d.Allowed {
 		closeBody(req)
-		return nil, &DisallowedError{URL: rawurl, Decision: d}
+		return nil, refusalOf(rawurl, d)
 	}
-	origin, err := robotsfetch.Origin(rawurl)
+	origin := r.Outcome.Origin
+	if origin == "" { // an entry a Store kept without it
+		if origin, err = robotsfetch.Origin(rawurl); err != nil {
+			closeBody(req)
+			return nil, err
+		}
+	}
+	slot, err := c.pace.acquire(ctx, origin, c.perHost)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
-	release, err := c.slots.acquire(ctx, origin, c.perHost)
-	if err != nil {
+	delay, _ := c.delayIn(r)
+	if err := c.pace.wait(ctx, origin, c.now(), delay); err != nil {
+		c.pace.release(origin, slot)
 		closeBody(req)
 		return nil, err
 	}
-	if err := c.Wait(ctx, rawurl); err != nil {
-		release()
-		closeBody(req)
-		return nil, err
-	}
-	h := &verdictHolder{}
-	out := c.asCrawler(context.WithValue(ctx, verdictKey{}, h), req)
+	h := &verdictCtx{Context: ctx}
+	out := c.asCrawler(h, req)
 	resp, err := base.RoundTrip(out)
 	if err != nil {
-		release()
+		c.pace.release(origin, slot)
+		if errors.Is(err, netguard.ErrBlocked) {
+			return nil, &DisallowedError{URL: rawurl, Kind: RefusedAddress, Decision: d, Err: err}
+		}
 		return nil, err
 	}
 	if resp.Request == nil {
@@ -156,12 +169,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
-		prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+		if isHTML(resp.Header.Get("Content-Type")) {
+			// Room for the prefix up front for HTML only: robotsmeta
+			// reads no other body, and the buffer then stays empty.
+			prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+		}
 		page = io.TeeReader(resp.Body, &prefix)
 	}
-	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit)
+	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit, t.now)
 	if err != nil {
-		release()
+		c.pace.release(origin, slot)
 		resp.Body.Close()
 		return nil, err
 	}
@@ -169,15 +186,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if prefix.Len() > 0 {
 		rest = io.MultiReader(bytes.NewReader(prefix.Bytes()), resp.Body)
 	}
-	resp.Body = &pageBody{r: rest, body: resp.Body, release: release}
+	resp.Body = &pageBody{r: rest, body: resp.Body, pace: c.pace, origin: origin, slot: slot}
 	return resp, nil
 }
 
 // asCrawler returns req with ctx and the crawler's User-Agent; req itself
-// is not modified (http.RoundTripper's contract).
+// is not modified (http.RoundTripper's contract). The copy shares req's
+// URL, body and header values, which nothing downstream modifies; its
+// header map is its own.
 func (c *Crawler) asCrawler(ctx context.Context, req *http.Request) *http.Request {
-	out := req.Clone(ctx)
-	out.Header.Set("User-Agent", c.ua)
+	out := req.WithContext(ctx)
+	h := make(http.Header, len(req.Header)+1)
+	for k, v := range req.Header {
+		h[k] = v
+	}
+	h["User-Agent"] = c.uaHeader
+	out.Header = h
 	return out
 }
 
@@ -191,21 +215,35 @@ func closeBody(req *http.Request) {
 // verdict: the prefix, then the rest. It gives the request's slot among
 // PerHost back at the end of the body or on Close.
 type pageBody struct {
-	r       io.Reader
-	body    io.ReadCloser
-	release func()
-	once    sync.Once
+	r        io.Reader
+	body     io.ReadCloser
+	pace     *pacer
+	origin   string
+	slot     *hostSlot
+	released atomic.Bool
+}
+
+func (b *pageBody) release() {
+	if !b.released.Swap(true) {
+		b.pace.release(b.origin, b.slot)
+	}
 }
 
 func (b *pageBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err == io.EOF {
-		b.once.Do(b.release)
+		b.release()
 	}
 	return n, err
 }
 
 func (b *pageBody) Close() error {
-	b.once.Do(b.release)
+	b.release()
 	return b.body.Close()
+}
+
+// isHTML reports whether a Content-Type names HTML or XHTML (a missing
+// one is sniffed by robotsmeta, and the buffer grows as it reads).
+func isHTML(ct string) bool {
+	return strings.Contains(ct, "html") || strings.Contains(ct, "HTML")
 }

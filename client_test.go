@@ -213,73 +213,98 @@ func TestClientRobotsTxt(t *testing.T) {
 }
 
 // TestClientWaitsCrawlDelay: a crawler the registry does not know waits
-// out the site's Crawl-delay by default, on every request and redirect hop.
+// out the site's Crawl-delay by default, on every request. It runs in
+// virtual time (a synctest bubble, the site answered in memory): the
+// requests arrive at their slots exactly.
 func TestClientWaitsCrawlDelay(t *testing.T) {
-	var mu sync.Mutex
-	var at []time.Time
-	s := newSite(t, "User-agent: *\nCrawl-delay: 1.5\n", func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		at = append(at, time.Now())
-		mu.Unlock()
-		fmt.Fprint(w, "ok")
-	})
-	c, _ := rep.New("MyCrawler/1.0")
-	if d, src, err := c.Delay(context.Background(), s.URL+"/"); d != 1500*time.Millisecond || src != "crawl-delay (line 2)" {
-		t.Fatalf("Delay = %v %q %v", d, src, err)
-	}
-	client := c.Client()
-	for _, p := range []string{"/one", "/two"} {
-		resp, err := get(context.Background(), client, s.URL+p)
-		if err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var at []string
+		rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				fmt.Fprint(w, "User-agent: *\nCrawl-delay: 1.5\n")
+				return
+			}
+			at = append(at, fmt.Sprintf("%s@%v", r.URL.Path, time.Since(start)))
+			fmt.Fprint(w, "ok")
+		})}
+		c, _ := rep.New("MyCrawler/1.0", rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: rt}}))
+		const site = "http://www.example.com"
+		if d, src, err := c.Delay(context.Background(), site+"/"); d != 1500*time.Millisecond || src != "crawl-delay (line 2)" {
+			t.Fatalf("Delay = %v %q %v", d, src, err)
 		}
-		resp.Body.Close()
-	}
-	// The slots are 1.5 s apart; a request reaches the server a little
-	// after its slot (the first one dials), hence the margin, well above
-	// the 1 s default.
-	if gap := at[1].Sub(at[0]); gap < 1400*time.Millisecond {
-		t.Errorf("second request %v after the first, want 1.5 s", gap)
-	}
-	// A context that ends first ends the wait.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := get(ctx, client, s.URL+"/three"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("cancelled wait: %v", err)
-	}
+		client := &http.Client{Transport: c.Transport(rt)}
+		for _, p := range []string{"/one", "/two"} {
+			resp, err := get(context.Background(), client, site+p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		// robots.txt is paced like any request: it took the origin's
+		// first slot at 0 s, before its Crawl-delay was known, so /one
+		// waits the 1 s default after it; /two comes 1.5 s (the
+		// Crawl-delay, above the default) after /one.
+		if want := "[/one@1s /two@2.5s]"; fmt.Sprint(at) != want {
+			t.Errorf("requests %v, want %s", at, want)
+		}
+		// A context that ends first ends the wait (the next slot is at 4 s).
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if _, err := get(ctx, client, site+"/three"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("cancelled wait: %v", err)
+		}
+	})
 }
 
 // TestClientPerHost: at most PerHost requests in flight to one origin,
-// from sending to closing the body.
+// from sending to closing the body. It runs in a synctest bubble with the
+// site in memory: each request holds the handler until the test lets one
+// go, and synctest.Wait shows the state once every goroutine is blocked,
+// so the count in flight is exact at each step.
 func TestClientPerHost(t *testing.T) {
 	for _, perHost := range []int{1, 3} {
-		var now, peak atomic.Int64
-		s := newSite(t, "", func(w http.ResponseWriter, r *http.Request) {
-			n := now.Add(1)
-			defer now.Add(-1)
-			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-			}
-			time.Sleep(20 * time.Millisecond)
-			fmt.Fprint(w, "ok")
-		})
-		c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1, PerHost: perHost}))
-		client := c.Client()
-		var wg sync.WaitGroup
-		for i := range 8 {
-			wg.Go(func() {
-				resp, err := get(context.Background(), client, fmt.Sprintf("%s/%d", s.URL, i))
-				if err != nil {
-					t.Error(err)
+		synctest.Test(t, func(t *testing.T) {
+			const n = 8
+			var entered, closed atomic.Int64
+			next := make(chan struct{})
+			rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
 					return
 				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			})
-		}
-		wg.Wait()
-		if p := peak.Load(); p > int64(perHost) || (perHost > 1 && p < 2) {
-			t.Errorf("PerHost %d: %d requests in flight at once", perHost, p)
-		}
+				entered.Add(1)
+				<-next
+				fmt.Fprint(w, "ok")
+			})}
+			c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1, PerHost: perHost}),
+				rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: rt}}))
+			client := &http.Client{Transport: c.Transport(rt)}
+			for i := range n {
+				go func() {
+					resp, err := get(context.Background(), client, fmt.Sprintf("http://www.example.com/%d", i))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					closed.Add(1)
+				}()
+			}
+			for left := n; left > 0; left-- {
+				synctest.Wait()
+				if got, want := entered.Load()-closed.Load(), min(perHost, left); got != int64(want) {
+					t.Errorf("PerHost %d: %d requests in flight with %d not done, want %d", perHost, got, left, want)
+					break
+				}
+				next <- struct{}{}
+			}
+			close(next) // lets every request end, also after a failure
+			synctest.Wait()
+			if closed.Load() != n {
+				t.Errorf("PerHost %d: %d of %d requests done", perHost, closed.Load(), n)
+			}
+		})
 	}
 }
 
@@ -325,7 +350,10 @@ func TestClientPacesEveryHop(t *testing.T) {
 			}
 			resp.Body.Close()
 		}
-		want := "[/robots.txt@0s /a@0s /b@5s /c@10s]"
+		// The robots.txt request takes the origin's first slot, so /a
+		// waits the minimum after it (the Crawl-delay is not known
+		// before the file is read), then every request waits 5 s.
+		want := "[/robots.txt@0s /a@1s /b@6s /c@11s]"
 		if fmt.Sprint(at) != want {
 			t.Errorf("requests %v, want %s", at, want)
 		}

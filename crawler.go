@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 // Crawler answers a crawler's robots questions. Create it with New.
 type Crawler struct {
 	ua       string
+	uaHeader []string // {ua}, shared by every request's header (read only)
 	agent    *Agent
 	token    string // lower-cased first token, for page-level rules
 	fetcher  *robotsfetch.Fetcher
@@ -25,10 +27,11 @@ type Crawler struct {
 	honour   Honour // resolved: never HonourAuto
 	pacing   pacing
 	now      func() time.Time
+	pace     *pacer
 
-	mu    sync.Mutex
-	next  map[string]time.Time // origin -> earliest next request
-	slots hostSlots
+	guard     bool // the robots.txt fetches refuse special addresses: so do the pages
+	guardOnce sync.Once
+	guarded   http.RoundTripper // see baseTransport
 }
 
 // New returns a Crawler for the given User-Agent header, which is sent with
@@ -38,7 +41,7 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 	if strings.TrimSpace(userAgent) == "" {
 		return nil, errors.New("rep: a User-Agent is required, e.g. \"ExampleBot/1.0 (+https://example.com/bot)\"")
 	}
-	cfg := config{delay: DefaultDelay, maxDelay: DefaultMaxDelay, perHost: 1}
+	cfg := config{}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -53,11 +56,27 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 			return nil, fmt.Errorf("rep: no product token in User-Agent %q: use WithAgents: %w", userAgent, err)
 		}
 	}
+	pol := Politeness{MinDelay: cfg.delay, MaxDelay: cfg.maxDelay, PerHost: cfg.perHost}.resolve()
+	pace := newPacer()
+	now := cfg.fetch.Now
+	if cfg.fetcher != nil {
+		now = cfg.fetcher.Options().Now
+	}
+	if now == nil {
+		now = time.Now
+	}
 	f := cfg.fetcher
+	guard := f != nil && f.Options().Guard
 	if f == nil {
 		var err error
 		fo := cfg.fetch
 		fo.UserAgent = userAgent
+		// The robots.txt request is paced like any other: it takes the
+		// origin's next slot, MinDelay after the one before. The guard,
+		// when asked for, is in the client (netguard's), and covers the
+		// pages too (baseTransport).
+		fo.Client = pacedClient(fo, pace, now, pol.MinDelay)
+		guard, fo.Guard = fo.Guard, false
 		if a.Engine == engine.RFC9309 && !cfg.outageSet {
 			fo.AfterOutage = robotsfetch.OutageAllowAll
 		}
@@ -71,16 +90,11 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 			return nil, err
 		}
 	}
-	now := f.Options().Now
-	if now == nil {
-		now = time.Now
-	}
 	pc, honour := resolvePacing(cfg.honour, a)
 	return &Crawler{
-		ua: userAgent, agent: a, token: strings.ToLower(a.Token()),
-		fetcher: f, delay: cfg.delay, maxDelay: cfg.maxDelay, perHost: cfg.perHost,
-		honour: honour, pacing: pc, now: now,
-		next: make(map[string]time.Time),
+		ua: userAgent, uaHeader: []string{userAgent}, agent: a, token: strings.ToLower(a.Token()),
+		fetcher: f, delay: pol.MinDelay, maxDelay: pol.MaxDelay, perHost: pol.PerHost,
+		honour: honour, pacing: pc, now: now, pace: pace, guard: guard,
 	}, nil
 }
 
@@ -138,42 +152,22 @@ func (c *Crawler) Robots(ctx context.Context, rawurl string) (*robotsfetch.Robot
 
 // Wait blocks until the crawler may send its next request to rawurl's
 // origin, and reserves that slot: concurrent callers for one origin are
-// spaced by the delay, in the order they called. It returns early with
-// ctx's error (the slot stays reserved, which errs on the polite side).
+// spaced by the delay, in the order they called. When ctx ends first it
+// returns ctx's error and gives the slot back, unless a later caller has
+// already reserved the one behind it.
 func (c *Crawler) Wait(ctx context.Context, rawurl string) error {
 	origin, err := robotsfetch.Origin(rawurl)
 	if err != nil {
 		return err
 	}
+	return c.waitOrigin(ctx, origin, rawurl)
+}
+
+// waitOrigin is Wait for rawurl, whose origin is known.
+func (c *Crawler) waitOrigin(ctx context.Context, origin, rawurl string) error {
 	d, _, err := c.Delay(ctx, rawurl)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	now := c.now()
-	at := c.next[origin]
-	if at.Before(now) {
-		at = now
-	}
-	c.next[origin] = at.Add(d)
-	if len(c.next) > 4*robotsfetch.DefaultMaxOrigins {
-		for o, t := range c.next { // forget origins whose slot has passed
-			if t.Before(now) {
-				delete(c.next, o)
-			}
-		}
-	}
-	c.mu.Unlock()
-	wait := at.Sub(now)
-	if wait <= 0 {
-		return nil
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
+	return c.pace.wait(ctx, origin, c.now(), d)
 }

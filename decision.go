@@ -37,11 +37,28 @@ type Decision struct {
 
 // Decide answers for the agent against a robots.txt already parsed (read
 // from a file, pasted): the group the agent obeys, then its deciding rule.
+// rawurl is matched in its wire form, "/café" as "/caf%C3%A9", and an
+// escape of an unreserved character ("/%70") is read both as written and
+// decoded, the stricter verdict winning (see wireForm).
 func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 	m := a.memo(f)
-	d := Decision{Decision: m.g.Check(rawurl), URL: rawurl, Agent: a}
-	d.Usage = m.usage(rawurl, d.Allowed)
+	d := Decision{URL: rawurl, Agent: a}
+	wire := checkWire(&d.Decision, m.g, rawurl)
+	d.Usage = m.usage(wire, d.Allowed)
 	return d
+}
+
+// checkWire decides rawurl in its wire form with g into d, and returns
+// that form.
+func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string {
+	wire, decoded := wireForm(rawurl)
+	*d = g.Check(wire)
+	if decoded != "" && d.Allowed {
+		if dd := g.Check(decoded); !dd.Allowed {
+			*d = dd
+		}
+	}
+	return wire
 }
 
 // usage is the usage verdict of the memo's file for rawurl, or nil when
@@ -63,19 +80,22 @@ func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 	}
 	m := a.memo(r.File)
 	d := a.DecideIn(r, m.g, rawurl)
-	d.Usage = m.usage(rawurl, d.Allowed)
+	if m.hasUsage {
+		wire, _ := wireForm(rawurl)
+		d.Usage = m.usage(wire, d.Allowed)
+	}
 	return d
 }
 
 // DecideIn is DecideFetched with the group already resolved: g is
 // a.Group(r.File), kept by callers that answer many URLs of one file (the
 // audit keeps one per crawler and robots.txt version). It does not
-// allocate.
+// allocate for a URL already in its wire form (see Decide).
 func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl string) Decision {
 	d := Decision{URL: rawurl, Agent: a, Fetch: &r.Outcome}
 	switch r.Outcome.Verdict {
 	case robotsfetch.UseRules:
-		d.Decision = g.Check(rawurl)
+		checkWire(&d.Decision, g, rawurl)
 	case robotsfetch.AllowAll:
 		d.Allowed, d.Reason, d.Group.Via = true, robotstxt.Unavailable, robotstxt.ViaFetch
 	default:

@@ -34,13 +34,15 @@ func tinySite() *httptest.Server {
 	}))
 }
 
-// A complete polite crawler: ask robots.txt, wait for the origin, fetch,
-// read the page's robots rules, follow the links it may follow.
+// A complete polite crawler: its client asks robots.txt before each
+// request and each redirect hop, paces each origin and reads each page's
+// robots rules; the crawler follows the links it may follow.
 func Example() {
 	site := tinySite()
 	defer site.Close()
 	ctx := context.Background()
 	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)", rep.WithDelay(10*time.Millisecond, time.Minute))
+	client := c.Client()
 
 	queue, seen := []string{site.URL + "/"}, map[string]bool{}
 	for len(queue) > 0 {
@@ -51,26 +53,24 @@ func Example() {
 		}
 		seen[u] = true
 		path := strings.TrimPrefix(u, site.URL)
-		if d, err := c.Check(ctx, u); err != nil || !d.Allowed {
-			fmt.Printf("%-15s skipped: %s\n", path, d.Rule)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		resp, err := client.Do(req)
+		var refused *rep.DisallowedError
+		if errors.As(err, &refused) {
+			fmt.Printf("%-15s skipped (%s): %s\n", path, refused.Kind, refused.Decision.Rule)
+			continue
+		} else if err != nil {
 			continue
 		}
-		c.Wait(ctx, u)
-		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
-		req.Header.Set("User-Agent", c.UserAgent())
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			continue
-		}
-		page, _ := c.CheckResponse(ctx, resp)
 		resp.Body.Close()
+		page := rep.PageVerdictOf(resp)
 		fmt.Printf("%-15s crawled, index=%v\n", path, page.Index)
 		queue = append(queue, page.FollowedLinks()...)
 	}
 	// Output:
 	// /               crawled, index=true
 	// /about          crawled, index=false
-	// /private/admin  skipped: Disallow: /private/
+	// /private/admin  skipped (rule): Disallow: /private/
 }
 
 // Allowed explains its answer: the deciding line and how robots.txt was

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/usage"
@@ -42,6 +43,21 @@ type PageVerdict struct {
 	// Policy is the full page-level policy (archive, translate, AI-usage
 	// signals, the rule and source behind each value).
 	Policy robotsmeta.Policy
+	// Blocked is set when the crawler did not fetch the page because it
+	// was refused (FetchPage): robots.txt disallows it, or its robots.txt
+	// could not be read, or its address is refused. Crawl says why. The
+	// crawler then never sees the page's robots meta elements and
+	// X-Robots-Tag headers: Index, Follow and Snippet are false and
+	// nothing else is known (a search engine may still list the bare URL
+	// from links to it).
+	Blocked bool
+	refusal Refusal // why a Blocked page was refused
+	// Truncated is set when the body was cut at the read limit
+	// (Transport.PagePrefix, or robotsmeta's default for CheckPage)
+	// before its end: a robots meta element after the cut, a noindex
+	// among them, is not in the verdict. Read the page whole (CheckPage
+	// with the body) when that matters.
+	Truncated bool
 	// Usage is the usage-preference verdict for the page: robots.txt's
 	// statements (Crawl.Usage) with the page's Content-Usage header,
 	// TDMRep header or meta, and noai/noimageai (see PageUsage).
@@ -109,14 +125,18 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 	if err != nil {
 		return nil, err
 	}
-	return c.pageVerdict(base, d, h, body, 0)
+	return c.pageVerdict(base, d, h, body, 0, time.Time{})
 }
 
 // pageVerdict reads the page at base, which robots.txt answered d for,
-// from at most maxBytes of body (0: robotsmeta's default).
-func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.Reader, maxBytes int64) (*PageVerdict, error) {
+// from at most maxBytes of body (0: robotsmeta's default), at instant now
+// (zero: the crawler's clock).
+func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.Reader, maxBytes int64, now time.Time) (*PageVerdict, error) {
 	pageURL := d.URL
-	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), c.now(), robotsmeta.Options{MaxBytes: maxBytes})
+	if now.IsZero() {
+		now = c.now()
+	}
+	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), now, robotsmeta.Options{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +144,7 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 		URL: pageURL, Crawl: d, Index: pol.Index, Follow: pol.Follow,
 		Snippet: pol.Snippet, MaxSnippet: pol.MaxSnippet, MaxVideoPreview: pol.MaxVideoPreview,
 		MaxImagePreview: pol.MaxImagePreview, Policy: pol,
+		Truncated: pol.Page().Stop == robotsmeta.StopMaxBytes,
 	}
 	v.Usage = PageUsage(d, &v.Policy)
 	pg := pol.Page()

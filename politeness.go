@@ -3,10 +3,10 @@ package rep
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
 // Politeness is how hard a Crawler may press one origin: the interval kept
@@ -15,9 +15,18 @@ import (
 // apart from the engine: which engine's rules match robots.txt and pages
 // (WithEngine) says nothing about pacing.
 //
-// Zero fields mean the defaults: a 1 s minimum (DefaultDelay), a 1 minute
-// cap (DefaultMaxDelay), one request in flight per origin, and CrawlDelay
-// HonourAuto. A negative MinDelay means no minimum.
+// Each field has one meaning for zero and one for negative values, the
+// same in WithPoliteness and WithDelay:
+//
+//   - MinDelay: 0 means DefaultDelay (1 s); negative means no minimum.
+//   - MaxDelay: 0 or negative means DefaultMaxDelay (1 minute): a cap is
+//     always kept, so a site's Crawl-delay of a day cannot stall the
+//     crawler. A MaxDelay below MinDelay is raised to MinDelay: the
+//     interval is never shorter than the minimum.
+//   - PerHost: 0 or negative means 1.
+//   - CrawlDelay: HonourAuto (the zero value) resolves per crawler.
+//
+// Crawler.Politeness reports the values applied.
 type Politeness struct {
 	// MinDelay is the least interval between two requests to one origin:
 	// the interval when the site asks for none, and the floor under a
@@ -68,24 +77,31 @@ func (h Honour) String() string {
 	return fmt.Sprintf("honour(%d)", uint8(h))
 }
 
-// WithPoliteness sets how the Crawler paces each origin (see Politeness);
-// zero fields keep the defaults.
+// WithPoliteness sets how the Crawler paces each origin (see Politeness
+// for what zero and negative fields mean).
 func WithPoliteness(p Politeness) Option {
 	return func(c *config) {
-		switch {
-		case p.MinDelay < 0:
-			c.delay = 0
-		case p.MinDelay > 0:
-			c.delay = p.MinDelay
-		}
-		if p.MaxDelay > 0 {
-			c.maxDelay = p.MaxDelay
-		}
-		if p.PerHost > 0 {
-			c.perHost = p.PerHost
-		}
+		c.delay, c.maxDelay = p.MinDelay, p.MaxDelay
+		c.perHost = p.PerHost
 		c.honour = p.CrawlDelay
 	}
+}
+
+// resolve applies Politeness's reading of zero and negative values to the
+// settings given, so that the Crawler holds only values it applies.
+func (p Politeness) resolve() Politeness {
+	switch {
+	case p.MinDelay == 0:
+		p.MinDelay = DefaultDelay
+	case p.MinDelay < 0:
+		p.MinDelay = 0
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = DefaultMaxDelay
+	}
+	p.MaxDelay = max(p.MaxDelay, p.MinDelay)
+	p.PerHost = max(p.PerHost, 1)
+	return p
 }
 
 // pacing is the resolved Honour: which lines of the site's group lengthen
@@ -131,12 +147,22 @@ func (c *Crawler) Politeness() Politeness {
 // more than MaxDelay. It reads the origin's robots.txt (fetching it when
 // it is not cached) only when the crawler honours Crawl-delay.
 func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, string, error) {
-	d, src := c.delay, "default"
+	var r *robotsfetch.Robots
 	if c.pacing.crawlDelay || c.pacing.requestRate {
-		r, err := c.fetcher.Get(ctx, rawurl)
-		if err != nil {
+		var err error
+		if r, err = c.fetcher.Get(ctx, rawurl); err != nil {
 			return 0, "", err
 		}
+	}
+	d, src := c.delayIn(r)
+	return d, src, nil
+}
+
+// delayIn is Delay with the origin's robots.txt answer in hand (nil when
+// the crawler reads no Crawl-delay).
+func (c *Crawler) delayIn(r *robotsfetch.Robots) (time.Duration, string) {
+	d, src := c.delay, "default"
+	if r != nil && (c.pacing.crawlDelay || c.pacing.requestRate) {
 		if sd, s, ok := c.agent.siteDelay(r, c.pacing); ok {
 			if sd < d {
 				s += ", raised to the minimum"
@@ -149,49 +175,5 @@ func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, stri
 	if d > c.maxDelay {
 		d, src = c.maxDelay, src+", capped"
 	}
-	return d, src, nil
-}
-
-// hostSlots bounds the requests in flight per origin.
-type hostSlots struct {
-	mu    sync.Mutex
-	slots map[string]*hostSlot
-}
-
-type hostSlot struct {
-	sem   chan struct{}
-	users int // holders and waiters; the slot is dropped at zero
-}
-
-// acquire waits for one of n places at origin; release gives it back,
-// once.
-func (h *hostSlots) acquire(ctx context.Context, origin string, n int) (release func(), err error) {
-	h.mu.Lock()
-	if h.slots == nil {
-		h.slots = make(map[string]*hostSlot)
-	}
-	s := h.slots[origin]
-	if s == nil {
-		s = &hostSlot{sem: make(chan struct{}, n)}
-		h.slots[origin] = s
-	}
-	s.users++
-	h.mu.Unlock()
-	done := func() {
-		h.mu.Lock()
-		if s.users--; s.users == 0 {
-			delete(h.slots, origin)
-		}
-		h.mu.Unlock()
-	}
-	select {
-	case s.sem <- struct{}{}:
-		return func() {
-			<-s.sem
-			done()
-		}, nil
-	case <-ctx.Done():
-		done()
-		return nil, context.Cause(ctx)
-	}
+	return d, src
 }

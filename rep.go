@@ -2,14 +2,24 @@
 // polite crawler needs to obey the Robots Exclusion Protocol.
 //
 //	c, _ := rep.New("ExampleBot/1.0 (+https://example.com/bot)")
-//	d, _ := c.Check(ctx, url)   // robots.txt, fetched and cached per origin
-//	c.Wait(ctx, url)              // pacing per origin
-//	page, _ := c.CheckResponse(ctx, resp) // meta robots, X-Robots-Tag, links
+//	client := c.Client() // robots.txt, pacing and the page verdict on every request
+//	resp, err := client.Do(req)
+//	if errors.Is(err, rep.ErrDisallowed) { ... } // errors.As: *rep.DisallowedError, its Kind and RetryAt
+//	page := rep.PageVerdictOf(resp) // noindex, nofollow, links; the body stays whole
 //
-// or all of it on every request, redirect hops included:
+// The client asks robots.txt before every request and every redirect hop
+// (http.DefaultClient would follow a redirect into a disallowed path),
+// keeps each origin's pace and reads each page's robots rules. The same
+// steps one at a time, for a crawler with its own HTTP stack:
 //
-//	resp, err := c.Client().Do(req) // err wraps *rep.DisallowedError when refused
-//	page := rep.PageVerdictOf(resp) // the body stays whole
+//	d, _ := c.Check(ctx, url)              // robots.txt, fetched and cached per origin
+//	c.Wait(ctx, url)                       // pacing per origin
+//	page, _ := c.CheckResponse(ctx, resp)  // meta robots, X-Robots-Tag, links
+//
+// A URL is matched as it goes on the wire: "/café" and "/caf%C3%A9" get
+// one answer, and a URL hiding an unreserved character behind an escape
+// ("/%70rivate") is disallowed when either reading of it is (see
+// Agent.Decide).
 //
 // Allowed fetches each origin's robots.txt once (RFC 9309 §2.3–2.5, with
 // Google's reading of the status codes; see package robotsfetch), caches it
@@ -99,9 +109,12 @@ func WithStore(s robotsfetch.Store) Option { return func(c *config) { c.fetch.St
 
 // WithDelay sets Politeness.MinDelay and MaxDelay: the least interval
 // between two requests to one origin (the interval when the site asks for
-// none; 0 for no minimum), and the cap on any interval a site asks for.
+// none), and the cap on any interval a site asks for. Zero and negative
+// values read as in Politeness, the same as WithPoliteness reads them: a
+// min of 0 is DefaultDelay and a negative min no minimum; a max of 0 or
+// less is DefaultMaxDelay; a max below min is raised to min.
 func WithDelay(min, max time.Duration) Option {
-	return func(c *config) { c.delay, c.maxDelay = max0(min), max0(max) }
+	return func(c *config) { c.delay, c.maxDelay = min, max }
 }
 
 // WithFetchOptions sets the fetcher's options (timeouts, limits, Guard,
@@ -135,5 +148,3 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 func WithFetchHook(fn func(robotsfetch.Outcome)) Option {
 	return func(c *config) { c.onFetch = fn }
 }
-
-func max0(d time.Duration) time.Duration { return max(d, 0) }

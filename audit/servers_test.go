@@ -17,6 +17,7 @@ import (
 
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/webserver"
 )
 
@@ -61,16 +62,12 @@ func sendSigned(t *testing.T, port int, log string) {
 		}
 		resp.Body.Close()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		data, _ := os.ReadFile(log)
-		if bytes.Count(data, []byte("\n")) >= 3 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s holds %q after 10s", log, data)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var data []byte
+	if !testkit.Until(time.Minute, func() bool {
+		data, _ = os.ReadFile(log)
+		return bytes.Count(data, []byte("\n")) >= 3
+	}) {
+		t.Fatalf("%s holds %q after a minute, want 3 lines", log, data)
 	}
 }
 

@@ -97,7 +97,7 @@ var codes = []Code{
     User-agent: *
     Disallow: /assets/js/     # the pages' scripts: rendering breaks
 
-The finding names the resource and the first page seen using it. Allow the resource for the crawler, or move it out of the disallowed path.`},
+The finding names the resource and the first page seen using it. Allow the resource for the crawler, or move it out of the disallowed path. Reported for crawlers that render pages (the registry's search and ads kinds, and names it does not know), never for one that a group naming it keeps out of the whole site.`},
 	{CodeDisallowedLinked, Info, true, "a disallowed URL linked from crawlable pages",
 		`A crawlable page links to a URL of the site that robots.txt disallows for the crawler. A disallowed URL is not fetched, but it can still be indexed from the links to it: it then appears in results without a description ("No information is available for this page"). robots.txt keeps crawlers out; it does not keep a URL out of the index.
 
@@ -113,7 +113,7 @@ The finding names both sources. Keep one place for the page's robots rules, or m
 	{CodeNoindexUnseen, Error, true, "a noindex page is disallowed, so its noindex is never seen",
 		`The page says noindex for the crawler, but robots.txt disallows the URL for it, so the crawler never fetches the page and never reads the noindex. A disallowed URL can still be indexed from links to it, without its content: the page the site owner meant to keep out of results can appear in them. Google: "For the noindex rule to be effective, the page or resource must not be blocked by a robots.txt file."
 
-rep crawl fetches the page anyway (unless -obey) to find exactly this. Allow the URL in robots.txt so the noindex is read; disallow it again only once it has left the index, if at all.`},
+rep crawl fetches the page anyway (unless -obey) to find exactly this. Allow the URL in robots.txt so the noindex is read; disallow it again only once it has left the index, if at all. Reported for crawlers that keep an index (the registry's search and AI search kinds, and names it does not know), never for one that a group naming it keeps out of the whole site.`},
 	{CodeSitemapBadLastmod, Info, false, "a sitemap lastmod that is not a W3C datetime",
 		`A <lastmod> (or an RSS pubDate, an Atom updated) cannot be read: the Sitemaps protocol asks for a W3C datetime, 2005-01-01 or 2004-12-23T18:00:15+00:00 (a time needs a time zone). Search engines ignore a date they cannot read, and Google ignores lastmod altogether on a site whose dates are not consistently accurate.
 
@@ -125,7 +125,7 @@ The finding names the sitemap and the line. Write the full URL, https://www.exam
 	{CodeSitemapDisallowed, Warning, true, "a sitemap URL is disallowed by robots.txt",
 		`A URL listed in a sitemap is disallowed by robots.txt for the crawler. The sitemap asks for the URL to be crawled and indexed, robots.txt forbids fetching it: Search Console reports it as "Submitted URL blocked by robots.txt", and the URL may be indexed without its content.
 
-The finding gives the deciding robots.txt line and the sitemap (and line) that lists the URL. Remove the URL from the sitemap, or allow it in robots.txt.`},
+The finding gives the deciding robots.txt line and the sitemap (and line) that lists the URL. Remove the URL from the sitemap, or allow it in robots.txt. Reported for crawlers that keep an index (the registry's search and AI search kinds, and names it does not know), never for one that a group naming it keeps out of the whole site.`},
 	{CodeSitemapInvalid, Error, false, "a sitemap that cannot be read",
 		`A sitemap is malformed XML, is not a sitemap at all (an HTML page, a root element other than urlset, sitemapindex, rss or feed), or declares an encoding other than UTF-8. Search engines stop reading at the error: entries after it are lost.
 
@@ -133,7 +133,7 @@ The finding names the sitemap and the line of the error. Generate the file with 
 	{CodeSitemapNoindex, Warning, true, "a sitemap URL is noindex",
 		`A URL listed in a sitemap says noindex to the crawler, in a robots meta element or an X-Robots-Tag header (a PDF or an image can only say it in the header). The sitemap asks for the URL to be indexed, the page refuses: Search Console reports "Submitted URL marked noindex".
 
-The finding names the source of the noindex and the sitemap listing the URL. Remove the URL from the sitemap, or drop the noindex.`},
+The finding names the source of the noindex and the sitemap listing the URL. Remove the URL from the sitemap, or drop the noindex. Reported for crawlers that keep an index (the registry's search and AI search kinds, and names it does not know), never for one that a group naming it keeps out of the whole site.`},
 	{CodeSitemapNotOK, Warning, false, "a sitemap URL does not answer 200",
 		`A URL listed in a sitemap answers with a redirect, a client error (404, 410) or a server error instead of 2xx. Sitemaps should list canonical URLs that answer 200: a redirecting URL wastes a fetch and a missing one is reported by Search Console ("Submitted URL not found (404)").
 

@@ -8,15 +8,18 @@ import (
 	"hash/maphash"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
@@ -125,6 +128,9 @@ type Page struct {
 // Verdict is one page for one audited crawler.
 type Verdict struct {
 	Agent string `json:"agent"`
+	// Kind is the crawler's kind (crawlers.Kind: search, ai-training,
+	// control-token, ...), which decides the findings and the words.
+	Kind string `json:"kind"`
 	// Robots is robots.txt's answer, in the one verdict shape of rep.
 	Robots rep.Decision `json:"robots"`
 	// Directives are the page-level rules that reach the crawler, each
@@ -134,7 +140,10 @@ type Verdict struct {
 	// rule keeps it out of results.
 	Indexable bool `json:"indexable"`
 	// State is indexable, blocked (robots.txt), noindex, not-ok (a non-2xx
-	// status or a redirect) or unknown (not fetched).
+	// status or a redirect) or unknown (not fetched). For a crawler that
+	// keeps no index (AI training, ads, fetchers, control tokens) it is
+	// allowed or blocked, then not-ok or unknown as above: never
+	// indexable or noindex.
 	State string `json:"state"`
 	// Why says it in words.
 	Why string `json:"why"`
@@ -189,6 +198,78 @@ type Report struct {
 	Findings  []Finding     `json:"findings"`
 	// DroppedFindings counts findings past MaxFindings.
 	DroppedFindings int `json:"dropped_findings,omitempty"`
+	// Unreachable is set when the site itself could not be read: its
+	// robots.txt could not be fetched at all (no answer: refused address,
+	// connection refused, timeout, DNS). Nothing was crawled then, and no
+	// finding is reported: an unreachable site is not a disallowed one.
+	Unreachable *SiteError `json:"unreachable,omitempty"`
+}
+
+// Causes of a SiteError.
+const (
+	CauseRefusedAddress    = "refused-address"    // the address guard refused it (loopback, private...)
+	CauseConnectionRefused = "connection-refused" // nothing listens there
+	CauseTimeout           = "timeout"            // no answer in time
+	CauseDNS               = "dns"                // the host name does not resolve
+	CauseOther             = "error"              // another network or TLS error
+)
+
+// SiteError says why the site could not be read. Run returns it as its
+// error, with the report, when robots.txt got no answer.
+type SiteError struct {
+	URL     string `json:"url"`     // the URL whose fetch failed
+	Cause   string `json:"cause"`   // one of the Cause constants
+	Message string `json:"message"` // what happened, in words
+	Hint    string `json:"hint,omitempty"`
+	Err     error  `json:"-"`
+}
+
+// Error says what could not be read and why.
+func (e *SiteError) Error() string {
+	msg := "the site could not be read: " + e.Message
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the fetch's error.
+func (e *SiteError) Unwrap() error { return e.Err }
+
+// innermost is the last error of err's chain: the cause in its own words.
+func innermost(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
+// siteError classifies a fetch that got no answer.
+func siteError(u string, err error) *SiteError {
+	e := &SiteError{URL: u, Cause: CauseOther, Err: err, Message: u + ": " + err.Error()}
+	var dns *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.Is(err, robotsfetch.ErrRefused):
+		e.Cause = CauseRefusedAddress
+		e.Message = u + ": the crawl does not connect to loopback, private or link-local addresses (" + innermost(err).Error() + ")"
+		e.Hint = "use -allow-private to crawl a local or staging server"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		e.Cause = CauseConnectionRefused
+		e.Message = u + ": connection refused: nothing answers on that host and port"
+		e.Hint = "check that the server is running and the URL's scheme and port"
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+		e.Cause = CauseTimeout
+		e.Message = u + ": no answer in time (timeout)"
+		e.Hint = "check that the site is up, or give a longer -timeout"
+	case errors.As(err, &dns):
+		e.Cause = CauseDNS
+		e.Message = u + ": the host name does not resolve (" + dns.Err + ")"
+	}
+	return e
 }
 
 // Worst returns the most serious severity among the findings, and false
@@ -257,6 +338,12 @@ type crawler struct {
 	reported  map[uint64]struct{} // (code, agent, url) already reported
 	rep       *Report
 	pageMu    sync.Mutex // serialises OnPage and Progress
+	// robotsStatus is the status robots.txt answered for the crawl's own
+	// fetch (0: no answer).
+	robotsStatus int
+	// onPurpose[i] is set when a group naming Agents[i] refuses it the
+	// whole site: the owner keeps it out on purpose (see refusedOnPurpose).
+	onPurpose []int8 // 0 not known yet, 1 yes, -1 no
 }
 
 // Run crawls the site and returns the report. The error is non-nil for a
@@ -366,6 +453,7 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 	// Sitemaps follow redirects by the guarded client's rule: 5 hops,
 	// http and https only, each hop's address checked by the transport.
 	c.follow = &http.Client{Transport: tr, CheckRedirect: netguard.Options{}.CheckRedirect}
+	c.onPurpose = make([]int8, len(cfg.Agents))
 	c.rep = &Report{Site: c.origin, UserAgent: cfg.UserAgent, Started: c.now()}
 	for _, a := range cfg.Agents {
 		c.rep.Agents = append(c.rep.Agents, a.Name)
@@ -479,8 +567,13 @@ func (c *crawler) report(code, agent, u, msg, evidence string) {
 
 func (c *crawler) run() (*Report, error) {
 	start := c.now()
+	if se := c.readSitemaps(); se != nil {
+		// Nothing can be read: no page, no sitemap, no finding.
+		c.rep.Unreachable = se
+		c.rep.Duration = c.now().Sub(start).Seconds()
+		return c.rep, se
+	}
 	c.enqueue(item{url: c.cfg.Start})
-	c.readSitemaps()
 	stop := context.AfterFunc(c.ctx, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
@@ -566,11 +659,17 @@ func (q *sitemapQueue) add(l sitemap.Location, from string) bool {
 
 // readSitemaps reads the site's sitemaps, indexes first-in first-out,
 // and queues their URLs, within MaxSitemaps files and MaxSitemapBytes in
-// all.
-func (c *crawler) readSitemaps() {
+// all. It returns why the site cannot be read when its robots.txt got no
+// answer; nothing is read then.
+func (c *crawler) readSitemaps() *SiteError {
 	var f *robotstxt.File
-	if r, err := c.own.Robots(c.ctx, c.cfg.Start); err == nil {
+	r, err := c.own.Robots(c.ctx, c.cfg.Start)
+	if err == nil {
+		if o := r.Outcome; o.Status == 0 && o.Error != "" {
+			return siteError(o.URL, o.Err())
+		}
 		f = r.File
+		c.robotsStatus = r.Outcome.Status
 	}
 	q := &sitemapQueue{seen: map[string]bool{}, max: c.cfg.MaxSitemaps}
 	for _, l := range sitemap.Discover(f, c.origin) {
@@ -591,7 +690,7 @@ func (c *crawler) readSitemaps() {
 		}
 	}
 	if q.dropped == 0 && cut == "" {
-		return
+		return nil
 	}
 	c.mu.Lock()
 	c.rep.Truncated = true
@@ -606,6 +705,7 @@ func (c *crawler) readSitemaps() {
 			fmt.Sprintf("the crawl reads at most %d bytes of sitemaps in all, uncompressed (Config.MaxSitemapBytes): reading stopped in this sitemap, and %d queued sitemaps were not read", c.cfg.MaxSitemapBytes, unread),
 			fmt.Sprintf("%d bytes read from %d sitemaps", c.cfg.MaxSitemapBytes, len(c.rep.Sitemaps)))
 	}
+	return nil
 }
 
 // readSitemap reads one sitemap file, at most budget bytes of it
@@ -622,7 +722,14 @@ func (c *crawler) readSitemap(loc sitemap.Location, budget int64, q *sitemapQueu
 	case sitemap.FromIndex:
 		where = "listed in a sitemap index"
 	case sitemap.FromDefault:
-		where = "the default location (robots.txt names no sitemap)"
+		switch s := c.robotsStatus; {
+		case s/100 == 2:
+			where = "the default location (robots.txt names no sitemap)"
+		case s/100 == 4 && s != http.StatusTooManyRequests:
+			where = fmt.Sprintf("the default location (robots.txt answers %d: there is none to name a sitemap)", s)
+		default:
+			where = fmt.Sprintf("the default location (robots.txt could not be read: status %d)", s)
+		}
 	}
 	resp, cancel, err := c.get(c.follow, loc.URL)
 	if err != nil {
@@ -631,6 +738,10 @@ func (c *crawler) readSitemap(loc sitemap.Location, budget int64, q *sitemapQueu
 		var de *rep.DisallowedError
 		if errors.As(err, &de) {
 			msg = "not fetched: robots.txt disallows it for " + robotstxt.ProductToken(c.cfg.UserAgent)
+			if o := de.Decision.Fetch; o != nil && o.Verdict != robotsfetch.UseRules {
+				// Not a rule: the file's fetch decided for every URL.
+				msg = "not fetched: " + o.Case.Explain()
+			}
 		}
 		c.report(CodeSitemapUnreachable, "", loc.URL, "the sitemap "+msg, where)
 		return 0, false
@@ -722,7 +833,7 @@ func (c *crawler) visit(it item) {
 			p.Error = err.Error()
 		}
 		decisions[i] = d
-		if !d.Allowed && p.InSitemap {
+		if !d.Allowed && p.InSitemap && c.concerns(i, crawlers.ConcernIndexing) && !c.refusedOnPurpose(i) {
 			c.report(CodeSitemapDisallowed, a.Name, it.url, fmt.Sprintf("listed in a sitemap but disallowed for %s by robots.txt", a.Name), robotsEvidence(d)+"; "+inSitemap)
 		}
 	}
@@ -789,19 +900,27 @@ func (c *crawler) visit(it item) {
 		}
 	}
 	for i, a := range c.cfg.Agents {
-		v := c.verdict(a, c.tokens[i], decisions[i], p, pg, ok, inSitemap)
+		v := c.verdict(i, decisions[i], p, pg, ok, inSitemap)
 		p.Verdicts = append(p.Verdicts, v)
 		if !ok || !decisions[i].Allowed || pg == nil {
 			continue
 		}
-		c.checkLinks(a, it.url, pg, c.tokens[i])
+		if c.concerns(i, crawlers.ConcernIndexing) && c.concerns(i, crawlers.ConcernPageDirectives) {
+			c.checkLinks(a, it.url, pg, c.tokens[i])
+		}
 		for _, l := range links {
+			if !c.concerns(i, crawlers.ConcernIndexing) {
+				break
+			}
 			d, err := rep.Check(c.ctx, c.fetcher(a), a, l)
 			if err == nil && !d.Allowed {
 				c.report(CodeDisallowedLinked, a.Name, l, fmt.Sprintf("disallowed for %s but linked from a crawlable page: it can be indexed without its content", a.Name), "linked from "+it.url+"; "+robotsEvidence(d))
 			}
 		}
 		for _, r := range res {
+			if !c.concerns(i, crawlers.ConcernRendering) || c.refusedOnPurpose(i) {
+				break
+			}
 			d, err := rep.Check(c.ctx, c.fetcher(a), a, r.url)
 			if err == nil && !d.Allowed {
 				c.report(CodeBlockedResource, a.Name, r.url, fmt.Sprintf("a %s of a crawlable page, disallowed for %s: the page may not render for it", r.kind, a.Name), fmt.Sprintf("used by %s at %d:%d; %s", it.url, r.line, r.col, robotsEvidence(d)))
@@ -904,13 +1023,64 @@ func robotsEvidence(d rep.Decision) string {
 	return "robots.txt: " + d.Why()
 }
 
-// verdict is the page's final verdict for one agent, with the findings
-// that rest on page-level rules.
-func (c *crawler) verdict(a *rep.Agent, token string, d rep.Decision, p *Page, pg *robotsmeta.Page, ok bool, inSitemap string) Verdict {
+// concerns reports whether advice about cn matters for Agents[i], by the
+// registry's kind of crawler (crawlers.Kind.Concerns): noindex means
+// nothing to an AI training crawler, and only usage to a control token.
+func (c *crawler) concerns(i int, cn crawlers.Concern) bool {
+	return crawlers.KindOf(c.cfg.Agents[i].Crawler).Concerns(cn)
+}
+
+// refusedOnPurpose reports whether a group naming Agents[i] (not the *
+// group) disallows it the whole site, with no Allow line opening a part: the owner keeps it out on purpose,
+// and advice that would have it fetch a page (to see a noindex, to read a
+// sitemap URL, to render a stylesheet) asks the owner to undo that.
+func (c *crawler) refusedOnPurpose(i int) bool {
+	c.mu.Lock()
+	v := c.onPurpose[i]
+	c.mu.Unlock()
+	if v != 0 {
+		return v > 0
+	}
+	a := c.cfg.Agents[i]
+	d, err := rep.Check(c.ctx, c.fetcher(a), a, c.origin+"/")
+	yes := err == nil && !d.Allowed && d.Rule.Line > 0 &&
+		(d.Group.Via == robotstxt.ViaToken || d.Group.Via == robotstxt.ViaFallback) &&
+		(d.Rule.Pattern == "/" || d.Rule.Pattern == "/*" || d.Rule.Pattern == "*")
+	if yes {
+		// An Allow line opening a part of the site lets it in there: then
+		// it is not kept out of the whole site.
+		if r, err := c.fetcher(a).Get(c.ctx, c.origin+"/"); err == nil && r.File != nil {
+			for _, ru := range a.Group(r.File).Rules() {
+				if ru.Allow && ru.Pattern != "" {
+					yes = false
+				}
+			}
+		}
+	}
+	v = -1
+	if yes {
+		v = 1
+	}
+	c.mu.Lock()
+	c.onPurpose[i] = v
+	c.mu.Unlock()
+	return yes
+}
+
+// verdict is the page's final verdict for Agents[i], with the findings
+// that rest on page-level rules, worded for the crawler's kind.
+func (c *crawler) verdict(i int, d rep.Decision, p *Page, pg *robotsmeta.Page, ok bool, inSitemap string) Verdict {
+	a, token := c.cfg.Agents[i], c.tokens[i]
 	if d.Fetch != nil && d.Fetch.Verdict == robotsfetch.UseRules {
 		d.Fetch = nil // the rule says it all; keep the JSON short
 	}
-	v := Verdict{Agent: a.Name, Robots: d}
+	kind := crawlers.KindOf(a.Crawler)
+	v := Verdict{Agent: a.Name, Kind: string(kind), Robots: d}
+	if !kind.Concerns(crawlers.ConcernIndexing) {
+		return c.useVerdict(v, a, kind, d, p, ok)
+	}
+	onPurpose := c.refusedOnPurpose(i)
+	directives := kind.Concerns(crawlers.ConcernPageDirectives)
 	var pol robotsmeta.Policy
 	if pg != nil {
 		pol = pg.Policy(token, a.MetaProfile(), c.now())
@@ -936,24 +1106,18 @@ func (c *crawler) verdict(a *rep.Agent, token string, d rep.Decision, p *Page, p
 	case !d.Allowed:
 		v.State = "blocked"
 		v.Why = "disallowed by robots.txt (" + d.Why() + "): it can still be indexed from links, without its content"
-		if noindex && ok {
+		if onPurpose {
+			v.Why = "disallowed by robots.txt (" + d.Why() + "): the site keeps " + a.Name + " out of every URL"
+		}
+		if noindex && ok && directives && !onPurpose {
 			v.Why = "disallowed by robots.txt (" + d.Why() + "), so its " + why + " is never seen: it can still be indexed from links"
 			c.report(CodeNoindexUnseen, a.Name, p.URL, fmt.Sprintf("noindex for %s, but robots.txt disallows it, so %s never reads the noindex", a.Name, a.Name), why+"; "+robotsEvidence(d))
 		}
-	case p.Skipped != "" || p.Error != "" || p.Status == 0:
-		v.State, v.Why = "unknown", "not fetched"
-		if p.Skipped != "" {
-			v.Why += ": " + p.Skipped
-		} else if p.Error != "" {
-			v.Why += ": " + p.Error
-		}
-	case p.Status/100 == 3:
-		v.State, v.Why = "not-ok", fmt.Sprintf("redirects (%d) to %s", p.Status, p.Location)
-	case !ok:
-		v.State, v.Why = "not-ok", fmt.Sprintf("answers %d %s", p.Status, http.StatusText(p.Status))
+	case !ok || p.Skipped != "" || p.Error != "":
+		v.State, v.Why = notOK(p)
 	case noindex:
 		v.State, v.Why = "noindex", why
-		if inSitemap != "" {
+		if inSitemap != "" && directives {
 			c.report(CodeSitemapNoindex, a.Name, p.URL, fmt.Sprintf("listed in a sitemap but noindex for %s", a.Name), why+"; "+inSitemap)
 		}
 	case expired:
@@ -961,11 +1125,50 @@ func (c *crawler) verdict(a *rep.Agent, token string, d rep.Decision, p *Page, p
 	default:
 		v.State, v.Indexable, v.Why = "indexable", true, "crawlable, answers 200, no rule keeps it out of results"
 	}
-	if d.Allowed && ok && expired {
+	if d.Allowed && ok && expired && directives {
 		c.report(CodeUnavailableAfterPassed, a.Name, p.URL, fmt.Sprintf("unavailable_after %s has passed: the page is noindex for %s", pol.UnavailableAfter.Format(time.RFC3339), a.Name), why)
 	}
-	if d.Allowed && ok && pg != nil {
+	if d.Allowed && ok && pg != nil && directives {
 		c.checkConflict(a, token, p.URL, pg)
+	}
+	return v
+}
+
+// notOK is the state of a page that did not answer 2xx: unknown (not
+// fetched) or not-ok (a redirect or an error status), and why.
+func notOK(p *Page) (state, why string) {
+	switch {
+	case p.Skipped != "":
+		return "unknown", "not fetched: " + p.Skipped
+	case p.Error != "":
+		return "unknown", "not fetched: " + p.Error
+	case p.Status == 0:
+		return "unknown", "not fetched"
+	case p.Status/100 == 3:
+		return "not-ok", fmt.Sprintf("redirects (%d) to %s", p.Status, p.Location)
+	}
+	return "not-ok", fmt.Sprintf("answers %d %s", p.Status, http.StatusText(p.Status))
+}
+
+// useVerdict is the verdict for a crawler that keeps no index (an AI
+// training crawler, a control token, an ads crawler, a fetcher): what
+// robots.txt lets it fetch or use, in its kind's words, never "indexable".
+func (c *crawler) useVerdict(v Verdict, a *rep.Agent, kind crawlers.Kind, d rep.Decision, p *Page, ok bool) Verdict {
+	what := kind.Noun() + " " + a.Name
+	controls := ""
+	if a.Crawler != nil && a.Crawler.Controls != "" {
+		controls = " (it decides " + a.Crawler.Controls + ")"
+	}
+	switch {
+	case !d.Allowed:
+		v.State = "blocked"
+		v.Why = "disallowed by robots.txt (" + d.Why() + "): the " + what + " " + kind.Refused() + controls
+	case kind == crawlers.KindControlToken:
+		v.State, v.Why = "allowed", "allowed by robots.txt: the "+what+" "+kind.Allowed()+controls
+	case !ok || p.Skipped != "" || p.Error != "":
+		v.State, v.Why = notOK(p)
+	default:
+		v.State, v.Why = "allowed", "allowed by robots.txt: the "+what+" "+kind.Allowed()
 	}
 	return v
 }

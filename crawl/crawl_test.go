@@ -2,17 +2,22 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
+	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
 func TestCodesSorted(t *testing.T) {
@@ -34,7 +39,10 @@ func TestPlanted(t *testing.T) {
 	srv := httptest.NewServer(sitegen.Planted())
 	defer srv.Close()
 	var pages []*Page
-	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, Concurrency: 4,
+	// 5 minutes per request, not 30 s: the 50 MB sitemap is read to its
+	// end, which a loaded machine running -race can take longer than 30 s
+	// to do, and it must be found too large, not unreachable.
+	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, Concurrency: 4, Timeout: 5 * time.Minute,
 		OnPage: func(p *Page) { pages = append(pages, p) }})
 	if err != nil {
 		t.Fatal(err)
@@ -135,31 +143,50 @@ func TestObey(t *testing.T) {
 	}
 }
 
+// TestMaxPagesAndDelay runs in virtual time (a synctest bubble, the site
+// answered in memory): the requests for pages are 5 ms apart exactly.
 func TestMaxPagesAndDelay(t *testing.T) {
-	srv := httptest.NewServer(sitegen.Large(1000))
-	defer srv.Close()
-	start := time.Now()
-	r, err := Run(context.Background(), Config{Start: srv.URL, AllowPrivate: true, MaxPages: 50, Delay: 5 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Crawled != 50 || !r.Truncated || len(r.Findings) != 0 {
-		t.Errorf("crawled %d, truncated %v, findings %v", r.Crawled, r.Truncated, r.Findings)
-	}
-	if d := time.Since(start); d < 49*5*time.Millisecond {
-		t.Errorf("50 pages in %v: the delay was not kept", d)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var mu sync.Mutex
+		var at []time.Duration
+		site := sitegen.Large(1000)
+		rt := testkit.Transport{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/robots.txt" {
+				mu.Lock()
+				at = append(at, time.Since(start))
+				mu.Unlock()
+			}
+			site.ServeHTTP(w, r)
+		})}
+		r, err := Run(context.Background(), Config{Start: "http://127.0.0.1:8080/", Transport: rt, MaxPages: 50, Delay: 5 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Crawled != 50 || !r.Truncated || len(r.Findings) != 0 {
+			t.Errorf("crawled %d, truncated %v, findings %v", r.Crawled, r.Truncated, r.Findings)
+		}
+		if len(at) < 50 {
+			t.Errorf("%d requests for 50 pages", len(at))
+		}
+		for i := 1; i < len(at); i++ {
+			if at[i]-at[i-1] != 5*time.Millisecond {
+				t.Fatalf("requests at %v: want one every 5 ms", at)
+			}
+		}
+	})
 }
 
 func TestGuard(t *testing.T) {
 	srv := httptest.NewServer(sitegen.Large(10))
 	defer srv.Close()
 	r, err := Run(context.Background(), Config{Start: srv.URL})
-	if err != nil {
-		t.Fatal(err)
+	var se *SiteError
+	if !errors.As(err, &se) || se.Cause != CauseRefusedAddress || !errors.Is(err, robotsfetch.ErrRefused) {
+		t.Fatalf("err %v, want a SiteError with cause %s", err, CauseRefusedAddress)
 	}
-	if r.Fetched != 0 {
-		t.Errorf("fetched %d pages from loopback without AllowPrivate", r.Fetched)
+	if r == nil || r.Unreachable != se || r.Fetched != 0 || len(r.Findings) != 0 || len(r.Sitemaps) != 0 {
+		t.Errorf("report %+v: want the cause, nothing fetched, no finding, no sitemap", r)
 	}
 }
 

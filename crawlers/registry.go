@@ -130,6 +130,13 @@ type Crawler struct {
 	// They stay in the registry because robots.txt files still name them
 	// and old logs, or impostors, still carry their User-Agents.
 	Retired bool `json:"retired,omitempty"`
+	// Controls says, for a control token (see [Crawler.TokenOnly]), what
+	// a group naming it decides: the use of content other crawlers fetch,
+	// never fetching itself (Google-Extended: Gemini training).
+	Controls string `json:"controls,omitempty"`
+	// FetchedBy names, for a control token, the registry crawlers whose
+	// fetches it governs (Google-Extended: Googlebot).
+	FetchedBy []string `json:"fetched_by,omitempty"`
 
 	// Source is SourceRegistry or SourceDataSet.
 	Source Source `json:"-"`
@@ -279,6 +286,14 @@ func (r *registry) check(c *Crawler) error {
 	}
 	if c.TokenOnly() && c.RobotsTxt == No {
 		return fmt.Errorf("a token-only entry exists to be obeyed in robots.txt, robots_txt %q says it is not", c.RobotsTxt)
+	}
+	if c.TokenOnly() != (c.Controls != "") || c.TokenOnly() != (len(c.FetchedBy) > 0) {
+		return fmt.Errorf("controls and fetched_by are given for token-only entries, and only for them")
+	}
+	for _, n := range c.FetchedBy {
+		if o := r.byName[strings.ToLower(n)]; o == nil || o.TokenOnly() {
+			return fmt.Errorf("fetched_by %q names no crawler that fetches", n)
+		}
 	}
 	seen := map[string]bool{}
 	for _, t := range c.Tokens {

@@ -198,7 +198,7 @@ func TestVerifiedCrawler(t *testing.T) {
 	}
 	t.Cleanup(func() { dns.Close() })
 	f := newFixture(t, testPolicy, Options{
-		Verifier: &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second},
+		Verifier: &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second},
 		Trust:    []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 	})
 	if r := f.get(t, "/public", googlebotUA, "X-Forwarded-For", "127.0.0.2"); r.StatusCode != 200 {

@@ -243,7 +243,7 @@ func TestSignatureAsProof(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := Options{
-				Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second},
+				Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second},
 				Trust:           []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 				Now:             func() time.Time { return sigClock },
 				Signatures:      &botauth.Verifier{Keys: &botauth.Fetcher{AllowPrivate: true, AllowHTTP: true}, MaxValidity: 24 * time.Hour},
@@ -305,7 +305,7 @@ func TestSignatureNotCached(t *testing.T) {
 	dir := newKeyDirectory(t, false, signer)
 	dns := googleDNS(t)
 	f := newFixture(t, testPolicy, Options{
-		Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second},
+		Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second},
 		Now:             func() time.Time { return sigClock },
 		Signatures:      &botauth.Verifier{Keys: &botauth.Fetcher{AllowPrivate: true, AllowHTTP: true}},
 		SignatureAgents: map[string][]string{"Google-Agent": {dir.srv.URL}},
@@ -376,7 +376,7 @@ func TestSignatureDefaults(t *testing.T) {
 			decision{200, "allow", "verified", "signature", "verified", "", "INFO"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.o.Verifier = &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second}
+			c.o.Verifier = &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second}
 			c.o.Now = func() time.Time { return sigClock }
 			f := newFixture(t, testPolicy, c.o)
 			target := f.srv.URL + "/public"
@@ -445,7 +445,7 @@ func TestForwardAuthSignature(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := Options{
-				Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second},
+				Verifier:        &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second},
 				Trust:           []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 				Now:             func() time.Time { return sigClock },
 				Signatures:      &botauth.Verifier{Keys: &botauth.Fetcher{AllowPrivate: true, AllowHTTP: true}},
@@ -496,7 +496,7 @@ func TestDecideRequest(t *testing.T) {
 	signer := readKey(t, "signer.pem")
 	dns := googleDNS(t)
 	f := newFixture(t, testPolicy, Options{
-		Verifier:    &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: time.Second},
+		Verifier:    &identity.Verifier{Resolver: identity.NewResolver(dns.Addr), Timeout: 10 * time.Second},
 		Now:         func() time.Time { return sigClock },
 		Directories: map[string]botauth.JWKS{"https://agent.bot.goog": botauth.NewJWKS(signer.Public().(ed25519.PublicKey))},
 	})

@@ -80,7 +80,7 @@ Google sets its crawl rate by how the server answers: to slow it down for a whil
 	{"disallow-all", Error, "Disallow: / for every crawler: the whole site is blocked",
 		`The * group disallows "/" (or "/*", or "*"): every crawler without a group of its own may fetch nothing, and pages drop out of search results over time (their URLs can still be listed, without a description).
 
-This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again.`},
+This is the classic staging-to-production accident. If you mean it, keep it; otherwise replace it with the paths you want to block, or with "Disallow:" (nothing) to allow everything. The finding is a warning instead of an error when Allow rules in the same group open parts of the site again, and info when groups naming crawlers let them in: the file is then an allow-list, and keeping every other crawler out is evidently meant.`},
 	{"dollar-not-at-end", Info, "'$' in the middle of a pattern",
 		`"$" anchors a pattern at the end of the URL only when it is the last character. Anywhere else Google and RFC 9309 read it as a literal "$". That is right for sites whose URLs contain "$" (some wikis do), and a mistake when the "$" was meant as an anchor:
 
@@ -101,7 +101,7 @@ If you mean "allow everything", Google recommends serving no robots.txt at all (
 	{"empty-rule", Warning, "an empty Disallow or Allow next to other rules",
 		`"Disallow:" with no path blocks nothing; it means "allow everything" only when it is the only rule of its group. Next to other rules it does nothing, and it often shows a misunderstanding (it does not cancel the group's other Disallow lines). "Allow:" with no path never does anything.
 
-Delete the empty line, or the other rules if you meant to allow everything.`},
+Delete the empty line, or the other rules if you meant to allow everything. An empty Disallow written before every other rule of its group is info: nothing suggests it was meant to cancel rules that come after it.`},
 	{"extension-outside-group", Info, "a group directive before any User-agent line",
 		`Crawl-delay, Request-rate, Visit-time, Clean-param and Content-Usage belong to the group they are written in. Before the first User-agent line they belong to no group, and crawlers that honour them per group ignore them.
 
@@ -144,7 +144,9 @@ Keep the line if another crawler you care about reads it.`},
 	{"invalid-agent", Warning, "a User-agent value that is not a product token",
 		`A product token has only letters, "-" and "_" (RFC 9309 §2.2.1). Google cuts the value at the first other character and matches what is left: "Googlebot/2.1" is read as "Googlebot" (harmless for Google, but parsers that compare whole values never match it), "Google bot" as "Google" (no such crawler), "1bot" as an empty name that no crawler has.
 
-Write the bare token: "User-agent: Googlebot".`},
+Write the bare token: "User-agent: Googlebot".
+
+The finding is a warning only when a crawler is misled: when the name Google reads is another crawler's ("Googlebot2" is obeyed by Googlebot), or when the value names a second crawler that no parser matches ("Googlebot, bingbot": bingbot does not obey the group). It is info, with the reason, when every crawler concerned reads it as meant: the name Google reads is the crawler meant and the rest is a version or a pattern ("Googlebot/2.1", "Mediapartners-Google*", "Baiduspider+"), or it is no crawler's name at all and the crawler named reads its own name whole ("MJ12bot", read by Google as "MJ"; "008").`},
 	{"invalid-utf8", Warning, "bytes that are not UTF-8",
 		`robots.txt must be UTF-8 (RFC 9309 §2.3). Other encodings (Latin-1, Windows-1252, UTF-16) turn non-ASCII paths into bytes that no URL, which crawlers %-encode from UTF-8, will ever match. The finding points at the first invalid byte.
 
@@ -225,7 +227,7 @@ Put "User-agent: *" (or the crawler's name) above them.`},
     Allow: /*.html        # 7 characters: wins for every /x.html URL
     Disallow: /x.html     # same length, loses the tie: never decides
 
-Only proven cases are reported: a rule hidden by several rules together is not.`},
+Only proven cases are reported: a rule hidden by several rules together is not. The finding is a warning when the two rules are of opposite kinds (the hidden rule's verdict is lost), and info when they are of the same kind: every URL then gets the verdict meant, and the hidden rule is only dead weight.`},
 	{"sitemap-other-host", Info, "a Sitemap on another host",
 		`The Sitemap URL is on another host than the robots.txt. The Sitemaps protocol allows this cross-submission, but the sitemap may then list only URLs of the hosts whose robots.txt points to it, and typos in the host name go unnoticed.
 
@@ -246,7 +248,15 @@ Shorten the file: merge rules with "*" patterns, and drop rules for URLs that no
     User-agent: Googlebot
     Disallow: /search     # Googlebot may now crawl /private
 
-Repeat the * rules you want in the crawler's group.`},
+Repeat the * rules you want in the crawler's group.
+
+The finding is left out, or is info with the reason, where no crawler reads the file differently from what its author evidently meant:
+
+    AdsBot-Google, Mediapartners-Google, APIs-Google   ignore the * group anyway (Google documents it): not reported
+    a group that only allows everything ("Disallow:")  the classic allow-list, written on purpose: info
+    a control token (Google-Extended)                  never fetches; the crawlers that read it obey their own groups: info
+    a retired crawler (msnbot)                         info, unless a live crawler obeys its group (bingbot without a group of its own)
+    a * group that blocks the whole site               an allow-list: the groups naming crawlers are meant to differ: info`},
 	{"unknown-directive", Warning, "an unknown directive",
 		`The key is not one crawlers know, so the line is ignored. When it is close to a known directive ("Dissalow", "Usre-agent", "Crawl-dealy") the finding suggests it and is a warning; a key not close to any known directive is reported as info.
 

@@ -50,6 +50,7 @@ type Report struct {
 
 	file  *robotstxt.File
 	lines map[int]string // text of the lines that have findings, for SARIF columns
+	all   map[int]string // text of every line read, for baselines
 }
 
 // Finding is one mistake in a robots.txt: where it is, how serious, its
@@ -62,6 +63,9 @@ type Finding struct {
 	Code     string // stable, kebab-case, e.g. "shadowed-rule"
 	Message  string
 	Hint     string // what to change
+	// Suppressed is set for a finding the file's "# rep:ignore" comments
+	// or a baseline accept: it is not counted, and SARIF marks it.
+	Suppressed Suppression
 }
 
 // String renders the finding as "line:col: severity: [code] message".
@@ -87,7 +91,10 @@ type AgentView struct {
 	Name   string
 	Engine engine.Engine
 	Notes  []string
-	Group  robotstxt.GroupMatch
+	// Kind is the registry's kind of crawler (crawlers.KindOf): what its
+	// rules decide (fetching, or for a control token the use of content).
+	Kind  crawlers.Kind
+	Group robotstxt.GroupMatch
 	// Rules are the rules in force for it: its groups merged, in file order.
 	Rules []robotstxt.Rule
 	// Ignored are the rules of every other group, which it does not obey.
@@ -98,17 +105,19 @@ type AgentView struct {
 	CrawlDelay          int
 	CrawlDelayInherited bool
 
-	file *robotstxt.File // the file as the agent's engine groups it
+	file    *robotstxt.File   // the file as the agent's engine groups it
+	crawler *crawlers.Crawler // the registry's entry; nil when unknown
 }
 
 // File returns the parsed file the report is about.
 func (r *Report) File() *robotstxt.File { return r.file }
 
-// Count returns how many findings have at least the given severity.
+// Count returns how many findings that are not suppressed have at least
+// the given severity.
 func (r *Report) Count(min Severity) int {
 	n := 0
 	for _, d := range r.Findings {
-		if d.Severity >= min {
+		if d.Severity >= min && d.Suppressed == "" {
 			n++
 		}
 	}
@@ -155,6 +164,8 @@ func run(ctx context.Context, data []byte, opts Options) (*Report, int) {
 			"the checks for shadowed rules and for * rules hidden by a crawler's own group stopped at their work limit ("+strconv.Itoa(lintBudget)+" comparisons); other checks cover the whole file",
 			"split the rules into fewer, simpler patterns")
 	}
+	l.inlineSuppress()
+	l.rep.all = l.text
 	slices.SortStableFunc(l.rep.Findings, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
@@ -317,12 +328,22 @@ func (l *linter) parserDiags(beyond *robotstxt.Line) {
 			if isUTF16(l.data) {
 				continue // utf16-file says it once
 			}
+		case "invalid-agent":
+			if ln := byNum[d.Line]; ln != nil {
+				harmless, why := agentEffect(ln.Value)
+				if harmless {
+					d.Severity = Info
+				}
+				if why != "" {
+					d.Message += "; " + why
+				}
+			}
 		case "missing-colon":
 			if ln := byNum[d.Line]; ln != nil && ln.Key == robotstxt.KeyUnknown {
 				d.Hint = "write '" + ln.KeyText + ": " + ln.Value + "' if it is meant as a directive"
 			}
 		}
-		l.rep.Findings = append(l.rep.Findings, Finding(d))
+		l.rep.Findings = append(l.rep.Findings, Finding{Line: d.Line, Column: d.Column, Severity: d.Severity, Code: d.Code, Message: d.Message, Hint: d.Hint})
 	}
 }
 
@@ -735,7 +756,7 @@ func (l *linter) agents() {
 			files[a.ParseOptions()] = f
 		}
 		g := a.Group(f)
-		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Group: g.Group(), Rules: g.Rules(), file: f}
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Kind: crawlers.KindOf(a.Crawler), Group: g.Group(), Rules: g.Rules(), file: f, crawler: a.Crawler}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true
@@ -752,4 +773,68 @@ func (l *linter) agents() {
 		}
 		l.rep.Agents = append(l.rep.Agents, v)
 	}
+}
+
+// agentEffect says whether a User-agent value that is not a product token
+// misleads no crawler, and why. Google's parser (and
+// every crawler reading as Google does) keeps the value's leading letters,
+// '-' and '_'; the crawler the value names reads its own name whole.
+// Nobody is misled when the name Google reads is the one meant
+// ("Googlebot/2.1", "Mediapartners-Google*", "Baiduspider+"), or when it
+// is no crawler's at all and the rest names no other crawler ("MJ12bot"
+// read as "MJ", "008" as nothing). It misleads when the name Google reads
+// is another crawler's ("Googlebot2" is obeyed by Googlebot), or when
+// the value names a second crawler that no parser will match
+// ("Googlebot, bingbot").
+func agentEffect(v string) (harmless bool, why string) {
+	n := 0
+	for n < len(v) && isTokenByte(v[n]) {
+		n++
+	}
+	if n == len(v) {
+		return false, ""
+	}
+	cut, rest := v[:n], v[n:]
+	// Another crawler named later in the value is matched by no parser.
+	other := ""
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return r >= 0x80 || !isTokenByte(byte(r)) }) {
+		if retired, known := knownToken(w); known && !retired {
+			other = w
+			break
+		}
+	}
+	_, known := knownToken(cut)
+	switch {
+	case known && strings.ContainsRune("/*+(", rune(rest[0])):
+		return true, "harmless: that is the crawler meant, and the rest ('" + rest + "') is a version or pattern crawlers do not need"
+	case other != "":
+		return false, other + " does not obey this group: one User-agent line names one crawler"
+	case known:
+		return false, cut + " obeys this group, though the value names something else"
+	}
+	if cut == "" {
+		return true, "harmless: no crawler has an empty name, and the crawler named reads its own name"
+	}
+	return true, "harmless: no crawler the registry knows is named '" + cut + "', and the crawler named reads its own name"
+}
+
+// knownToken reports whether tok names a registry crawler or group;
+// retired is set for a retired crawler.
+func knownToken(tok string) (retired, ok bool) {
+	if tok == "" {
+		return false, false
+	}
+	if c, ok := crawlers.ByName(tok); ok {
+		return c.Retired, true
+	}
+	for _, g := range crawlers.Groups() {
+		if strings.EqualFold(g.Token, tok) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }

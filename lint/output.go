@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -20,12 +21,20 @@ type Summary struct {
 	Infos    int `json:"infos"`
 	// Shown is how many findings are at or above the severity asked for.
 	Shown int `json:"shown"`
+	// Suppressed counts the findings "# rep:ignore" comments or a
+	// baseline accept; they are not in the other counts.
+	Suppressed int `json:"suppressed,omitempty"`
 }
 
-// Summary counts the findings; Shown counts those at or above min.
+// Summary counts the findings that are not suppressed; Shown counts those
+// at or above min, Suppressed the others.
 func (r *Report) Summary(min Severity) Summary {
 	var s Summary
 	for _, d := range r.Findings {
+		if d.Suppressed != "" {
+			s.Suppressed++
+			continue
+		}
 		switch d.Severity {
 		case Error:
 			s.Errors++
@@ -52,7 +61,7 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 	ts := termsafe.NewWriter(w)
 	bw := bufio.NewWriter(ts)
 	for _, d := range r.Findings {
-		if d.Severity < min {
+		if d.Severity < min || d.Suppressed != "" {
 			continue
 		}
 		if d.Line > 0 {
@@ -73,6 +82,9 @@ func (r *Report) WriteText(w io.Writer, name string, min Severity) error {
 	if hidden := s.Errors + s.Warnings + s.Infos - s.Shown; hidden > 0 {
 		bw.WriteString(" (" + strconv.Itoa(hidden) + " below " + min.String() + " not shown)")
 	}
+	if s.Suppressed > 0 {
+		bw.WriteString("; " + strconv.Itoa(s.Suppressed) + " suppressed")
+	}
 	bw.WriteString("\n")
 	if err := bw.Flush(); err != nil {
 		return err
@@ -90,6 +102,9 @@ func (r *Report) writeAgentText(bw *bufio.Writer, a AgentView) {
 	}
 	for _, n := range a.Notes {
 		bw.WriteString("  note: " + n + "\n")
+	}
+	if a.Kind == crawlers.KindControlToken {
+		bw.WriteString("  kind: control token: it never fetches; its rules decide " + a.controls() + "\n")
 	}
 	bw.WriteString("  rules in force:\n")
 	if len(a.Rules) == 0 {
@@ -155,6 +170,7 @@ type jsonRule struct {
 
 type jsonAgent struct {
 	Name                string     `json:"name"`
+	Kind                string     `json:"kind"`
 	Engine              string     `json:"engine"`
 	Notes               []string   `json:"notes,omitempty"`
 	Group               string     `json:"group"`
@@ -181,12 +197,12 @@ type jsonReport struct {
 func (r *Report) WriteJSON(w io.Writer, name string, min Severity) error {
 	out := jsonReport{File: name, Profile: r.Engine.String(), Diagnostics: []jsonDiag{}, Summary: r.Summary(min)}
 	for _, d := range r.Findings {
-		if d.Severity >= min {
+		if d.Severity >= min && d.Suppressed == "" {
 			out.Diagnostics = append(out.Diagnostics, jsonDiag{d.Line, d.Column, d.Severity.String(), d.Code, d.Message, d.Hint})
 		}
 	}
 	for _, a := range r.Agents {
-		ja := jsonAgent{Name: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
+		ja := jsonAgent{Name: a.Name, Kind: string(a.Kind), Engine: a.Engine.String(), Notes: a.Notes, Group: a.Group.Agent, Via: a.Group.Via.String(), GroupLines: a.Group.Lines,
 			Rules: []jsonRule{}, Ignored: []jsonRule{}, CrawlDelayLine: a.CrawlDelay, CrawlDelayInherited: a.CrawlDelayInherited}
 		if ja.GroupLines == nil {
 			ja.GroupLines = []int{}
@@ -245,11 +261,20 @@ type sarifConfig struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID       string             `json:"ruleId"`
+	RuleIndex    int                `json:"ruleIndex"`
+	Level        string             `json:"level"`
+	Message      sarifText          `json:"message"`
+	Locations    []sarifLocation    `json:"locations"`
+	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is SARIF 2.1.0 §3.35: kind inSource for a comment in
+// the file, external for a baseline.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -284,7 +309,9 @@ func sarifLevel(s Severity) string {
 const DocsURL = "https://github.com/rep-toolkit/rep/blob/main/docs/lint.md"
 
 // WriteSARIF writes the findings at or above min as a SARIF 2.1.0 log, so
-// code-scanning tools show them on the file. name is the artifact's URI
+// code-scanning tools show them on the file. Suppressed findings are
+// written too, each with its SARIF suppression (inSource for a
+// "# rep:ignore" comment, external for a baseline). name is the artifact's URI
 // (a path relative to the repository root, or the URL fetched); columns
 // are counted in Unicode code points.
 func (r *Report) WriteSARIF(w io.Writer, name string, min Severity) error {
@@ -317,8 +344,15 @@ func (r *Report) WriteSARIF(w io.Writer, name string, min Severity) error {
 		if d.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: r.codePointColumn(d.Line, d.Column)}
 		}
-		run.Results = append(run.Results, sarifResult{RuleID: d.Code, RuleIndex: i, Level: sarifLevel(d.Severity),
-			Message: sarifText{msg}, Locations: []sarifLocation{loc}})
+		res := sarifResult{RuleID: d.Code, RuleIndex: i, Level: sarifLevel(d.Severity),
+			Message: sarifText{msg}, Locations: []sarifLocation{loc}}
+		switch d.Suppressed {
+		case SuppressedInline:
+			res.Suppressions = []sarifSuppression{{"inSource", "accepted", "a '# " + IgnoreDirective + "' comment in the file"}}
+		case SuppressedBaseline:
+			res.Suppressions = []sarifSuppression{{"external", "accepted", "in the baseline given to rep lint"}}
+		}
+		run.Results = append(run.Results, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -345,4 +379,12 @@ func sarifURI(name string) string {
 		return u.String()
 	}
 	return (&url.URL{Path: strings.ReplaceAll(name, "\\", "/")}).String()
+}
+
+// controls says what a control token's rules decide, from the registry.
+func (a *AgentView) controls() string {
+	if a.crawler != nil && a.crawler.Controls != "" {
+		return a.crawler.Controls
+	}
+	return "the use of content, not fetching"
 }

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -24,10 +26,17 @@ func (l *linter) ruleChecks() {
 			if p == "" {
 				if nonEmpty > 0 {
 					msg := "empty Disallow blocks nothing, and it does not cancel the group's other rules: they still apply"
+					sev := Warning
 					if r.Allow {
 						msg = "empty Allow does nothing"
+					} else if !slices.ContainsFunc(g.Rules, func(o robotstxt.Rule) bool { return o.Pattern != "" && o.Line < r.Line }) {
+						// Written before every rule it could be meant to
+						// cancel: a leftover of "allow everything", and the
+						// rules below it apply as their author wrote them.
+						sev = Info
+						msg += "; harmless here: it comes before them, so nothing suggests it was meant to cancel them"
 					}
-					l.add(r.Line, col, Warning, "empty-rule", msg, "delete the line")
+					l.add(r.Line, col, sev, "empty-rule", msg, "delete the line")
 				}
 				continue
 			}
@@ -194,11 +203,24 @@ func (l *linter) disallowAll() {
 				allows = append(allows, strconv.Itoa(a.Line))
 			}
 		}
-		if len(allows) == 0 {
+		// Groups naming crawlers that may fetch the site make the * group
+		// the "everyone else" of an allow-list, written on purpose.
+		var let []string
+		for _, e := range l.entries() {
+			if !e.star && e.agent.Check("/rep-lint-probe").Allowed {
+				let = append(let, e.tokens...)
+			}
+		}
+		switch {
+		case len(let) > 0:
+			l.add(r.Line, l.valueCol(r.Line), Info, "disallow-all",
+				"'"+r.String()+"' in the * group blocks the whole site for every crawler that has no group of its own; "+tokenList(let)+map[bool]string{true: " has a group that lets it in", false: " have groups that let them in"}[len(let) == 1]+": an allow-list, evidently meant",
+				"nothing to change if only the crawlers named are welcome")
+		case len(allows) == 0:
 			l.add(r.Line, l.valueCol(r.Line), Error, "disallow-all",
 				"'"+r.String()+"' in the * group blocks the whole site for every crawler that has no group of its own",
 				"if this is not a site that must stay out of search, remove it or list only the paths to block")
-		} else {
+		default:
 			l.add(r.Line, l.valueCol(r.Line), Warning, "disallow-all",
 				"'"+r.String()+"' in the * group blocks the whole site, except what the Allow rules on "+lineList(allows)+" open, for every crawler that has no group of its own",
 				"check that the Allow rules open everything that should be crawled")
@@ -258,6 +280,11 @@ func (l *linter) entries() []entry {
 		}
 		if i, ok := byKey[k.String()]; ok {
 			out[i].tokens = append(out[i].tokens, tok)
+			// Tokens come in name order, not file order: the group starts
+			// at the earliest user-agent line of any of them.
+			if len(m.Lines) > 0 && m.Lines[0] < out[i].first {
+				out[i].first = m.Lines[0]
+			}
 			return
 		}
 		byKey[k.String()] = len(out)
@@ -351,11 +378,13 @@ func (l *linter) groupChecks() {
 				why = "it is as long, of the same kind and comes first"
 			}
 			hint := "delete line " + strconv.Itoa(r.Line) + ": it changes nothing"
+			sev, tail := Info, "; harmless: both are "+map[bool]string{true: "Allow", false: "Disallow"}[r.Allow]+" rules, so every URL gets the verdict meant"
 			if s.Allow != r.Allow {
+				sev, tail = Warning, ""
 				hint = "line " + strconv.Itoa(s.Line) + " overrides it everywhere; make this rule longer (more specific) than line " + strconv.Itoa(s.Line) + " if it should win"
 			}
-			l.add(r.Line, l.valueCol(r.Line), Warning, "shadowed-rule",
-				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+strconv.Itoa(s.Line)+") matches every URL it matches and wins ("+why+")", hint)
+			l.add(r.Line, l.valueCol(r.Line), sev, "shadowed-rule",
+				"'"+r.String()+"' never decides: '"+s.String()+"' (line "+strconv.Itoa(s.Line)+") matches every URL it matches and wins ("+why+")"+tail, hint)
 		}
 	}
 	l.starOverridden(ents)
@@ -606,9 +635,49 @@ func (l *linter) starOverridden(ents []entry) {
 	if len(probes) == 0 {
 		return
 	}
+	// A * group that keeps everyone out makes the groups naming crawlers
+	// an allow-list: they are meant to get their own rules.
+	allowList := !star.Check("/").Allowed && !star.Check("/rep-lint-probe").Allowed
 	for _, e := range ents {
 		if e.star {
 			continue
+		}
+		// Crawlers documented to ignore the * group (AdsBot-Google,
+		// Mediapartners-Google) never obeyed its rules: their own group
+		// takes nothing away, and repeating the * rules there would block
+		// what the site allowed them.
+		toks, tokens := e.tokens[:0:0], e.tokens[:0:0]
+		for _, t := range e.tokens {
+			if c, ok := crawlers.ByName(t); ok && c.IgnoresStar {
+				continue
+			}
+			toks = append(toks, t)
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		// Control tokens never fetch: the * rules they no longer see
+		// govern what the crawlers reading them fetch, not the use the
+		// token decides.
+		// A retired crawler's group matters only to the live crawlers
+		// that fall back to it (bingbot to msnbot) and have no group of
+		// their own.
+		var controls, retired, notes []string
+		for _, t := range toks {
+			c, ok := crawlers.ByName(t)
+			switch {
+			case ok && c.TokenOnly():
+				controls = append(controls, t)
+			case ok && c.Retired:
+				if heirs := l.heirs(c); len(heirs) > 0 {
+					tokens = append(tokens, t)
+					notes = append(notes, t+" is retired, but "+strings.Join(heirs, " and ")+" obey"+sIfOne(len(heirs))+" its group, having none of "+map[bool]string{true: "its", false: "their"}[len(heirs) == 1]+" own")
+				} else {
+					retired = append(retired, t)
+				}
+			default:
+				tokens = append(tokens, t)
+			}
 		}
 		var lost []string
 		n := 0
@@ -630,14 +699,71 @@ func (l *linter) starOverridden(ents []entry) {
 		if n > len(lost) {
 			list += " and " + strconv.Itoa(n-len(lost)) + " more"
 		}
-		who := "crawler " + tokenList(e.tokens) + " obeys only the group on line " + strconv.Itoa(e.first) + " and ignores the * group, so it is"
-		if len(e.tokens) > 1 {
-			who = "crawlers " + tokenList(e.tokens) + " obey only the group on line " + strconv.Itoa(e.first) + " and ignore the * group, so they are"
+		line := strconv.Itoa(e.first)
+		if len(controls) > 0 {
+			l.add(e.first, l.valueCol(e.first), Info, "star-overridden",
+				controlList(controls)+" obey"+sIfOne(len(controls))+" only the group on line "+line+" and ignore"+sIfOne(len(controls))+" the * group's "+list+"; harmless: a control token never fetches, and what the crawlers that read it may fetch is decided by their own groups",
+				"nothing to change, unless the * rules were meant to restrict the use the token controls too")
 		}
-		l.add(e.first, l.valueCol(e.first), Warning, "star-overridden",
-			who+" no longer blocked by "+list,
-			"repeat in this group the * rules that should apply to it too")
+		if len(retired) > 0 {
+			l.add(e.first, l.valueCol(e.first), Info, "star-overridden",
+				"retired crawler"+map[bool]string{true: "s", false: ""}[len(retired) > 1]+" "+tokenList(retired)+" obey"+sIfOne(len(retired))+" only the group on line "+line+" and ignore"+sIfOne(len(retired))+" the * group's "+list+"; harmless: no live crawler obeys that group in its place",
+				"the group can go")
+		}
+		if len(tokens) == 0 {
+			continue
+		}
+		sev, tail, hint := Warning, "", "repeat in this group the * rules that should apply to it too"
+		if len(notes) > 0 {
+			tail = " (" + strings.Join(notes, "; ") + ")"
+		}
+		switch {
+		case allowList:
+			sev, tail = Info, tail+"; the * group keeps every other crawler out of the whole site, so the groups naming crawlers are an allow-list, evidently meant"
+			hint = "nothing to change if the group gives the crawler the rules meant for it"
+		case allowsAll(e.rules):
+			// "User-agent: Googlebot" + "Disallow:" under a * group that
+			// blocks: the classic allow-list, written on purpose.
+			sev, tail = Info, tail+"; its group allows everything in so many words, which is evidently meant"
+			hint = "nothing to change if the group is meant to let it crawl everything"
+		}
+		who := "crawler " + tokenList(tokens) + " obeys only the group on line " + line + " and ignores the * group, so it is"
+		if len(tokens) > 1 {
+			who = "crawlers " + tokenList(tokens) + " obey only the group on line " + line + " and ignore the * group, so they are"
+		}
+		l.add(e.first, l.valueCol(e.first), sev, "star-overridden",
+			who+" no longer blocked by "+list+tail, hint)
 	}
+}
+
+// allowsAll reports whether rules say "allow everything" and nothing else:
+// empty Disallow lines and Allow lines for "/" or "/*".
+func allowsAll(rules []robotstxt.Rule) bool {
+	for _, r := range rules {
+		switch {
+		case !r.Allow && r.Pattern == "":
+		case r.Allow && (r.Pattern == "/" || r.Pattern == "/*" || r.Pattern == "*"):
+		default:
+			return false
+		}
+	}
+	return len(rules) > 0
+}
+
+// controlList names control tokens: "control token 'Google-Extended'".
+func controlList(toks []string) string {
+	if len(toks) == 1 {
+		return "control token " + tokenList(toks)
+	}
+	return "control tokens " + tokenList(toks)
+}
+
+// sIfOne is the verb ending for a subject of n: "obeys" or "obey".
+func sIfOne(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
 }
 
 // bingCrawlDelay reports Bing's exception: a bingbot group without a
@@ -660,4 +786,19 @@ func (l *linter) bingCrawlDelay() {
 			"Bing applies the * group's Crawl-delay (line "+strconv.Itoa(starLine)+") to "+tok+" although it has its own group; other crawlers with their own group ignore it",
 			"write the Crawl-delay for "+tok+" in its own group to make it explicit")
 	}
+}
+
+// heirs returns the live crawlers that obey the retired crawler c's group
+// in this file: those that fall back to it and have no group of their own.
+func (l *linter) heirs(c *crawlers.Crawler) []string {
+	var out []string
+	for _, o := range crawlers.All() {
+		if o.Retired || !slices.ContainsFunc(o.RobotsFallback, func(t string) bool { return strings.EqualFold(t, c.Name) }) {
+			continue
+		}
+		if l.f.AgentExplicit(o.Tokens...).Group().Via == robotstxt.ViaNone {
+			out = append(out, o.Name)
+		}
+	}
+	return out
 }

@@ -14,8 +14,9 @@
 //     (Content-Usage, Content-Signal; draft-ietf-aipref-attach) that apply
 //     to it;
 //   - the URLs whose verdict flips, with the deciding line before and after:
-//     the URLs given (a sample, a sitemap, the paths of an access log) and
-//     witness paths derived from the patterns of both files — each changed
+//     the URLs given (a sample, a sitemap, the paths of an access log, the
+//     pages a crawl reached) and witness paths derived from the patterns
+//     of both files — each changed
 //     rule's literal head, the boundaries around it (one byte shorter, the
 //     parent directory, a slash or a word more) and the edges of its '*' and
 //     '$' — so that "Disallow: /search now also blocks /search-x" is found

@@ -1,8 +1,11 @@
 package robotsfetch
 
 import (
+	"net/http"
 	"sync"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit"
 )
 
 // clock is an injected clock for tests: time moves only when told.
@@ -23,4 +26,11 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// memClient is a client whose requests h answers in memory, for tests
+// that run in a synctest bubble (whose clock stands still while a
+// goroutine waits on a socket).
+func memClient(h http.HandlerFunc) *http.Client {
+	return &http.Client{Transport: testkit.Transport{Handler: h}}
 }

@@ -1,6 +1,9 @@
 package robotstxt
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // File is a parsed robots.txt. It is immutable and safe for concurrent use.
 type File struct {
@@ -30,6 +33,78 @@ type File struct {
 	size      int
 	parsedLen int
 	limited   bool
+
+	memo fileMemo // see Remember
+}
+
+// MaxRemembered is how many keys a File remembers values for (Remember):
+// one per crawler that asks about it, in practice; past it, Remember
+// keeps nothing, and the callers compute the value each time.
+const MaxRemembered = 64
+
+// fileMemo holds what callers derived from the file, per caller: the
+// first memoSlots keys inline, where a lookup reads the slot and its
+// entry, the rest in a map.
+type fileMemo struct {
+	slots [memoSlots]atomic.Pointer[memoEntry]
+	m     sync.Map
+	n     atomic.Int32
+}
+
+// memoSlots is how many keys a File holds inline: a crawler, or the few
+// crawlers a server answers for most.
+const memoSlots = 4
+
+type memoEntry struct{ key, v any }
+
+// Recall returns the value remembered under key (see Remember), or nil.
+// It does not allocate when key is a pointer.
+func (f *File) Recall(key any) any {
+	for i := range f.memo.slots {
+		e := f.memo.slots[i].Load()
+		if e == nil {
+			return nil // slots fill in order: the key is in none, nor in the map
+		}
+		if e.key == key {
+			return e.v
+		}
+	}
+	v, _ := f.memo.m.Load(key)
+	return v
+}
+
+// Remember keeps v with the file under key, a pointer that identifies the
+// caller, and returns the value kept: v, or the one another goroutine
+// kept first. It lets a caller that asks about many files in turn (a
+// crawler's agent, alternating between the sites it crawls) resolve what
+// it needs once per file and find it again in the file, so alternating
+// files costs what one file costs. The value lives as long as the file;
+// past MaxRemembered keys nothing more is kept and v is returned.
+func (f *File) Remember(key, v any) any {
+	for i := range f.memo.slots {
+		e := f.memo.slots[i].Load()
+		if e == nil {
+			if f.memo.slots[i].CompareAndSwap(nil, &memoEntry{key, v}) {
+				return v
+			}
+			e = f.memo.slots[i].Load() // another goroutine took the slot
+		}
+		if e.key == key {
+			return e.v
+		}
+	}
+	if a, ok := f.memo.m.Load(key); ok {
+		return a
+	}
+	if f.memo.n.Add(1) > MaxRemembered-memoSlots { // a place is taken before the store: a strict bound
+		f.memo.n.Add(-1)
+		return v
+	}
+	actual, loaded := f.memo.m.LoadOrStore(key, v)
+	if loaded {
+		f.memo.n.Add(-1)
+	}
+	return actual
 }
 
 // Profile returns the profile the file was parsed with.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
@@ -76,4 +78,40 @@ type infoJSON struct {
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	in := infoJSON{Fetch: s.fetcher != nil, AllowPrivate: s.cfg.AllowPrivate}
 	writeJSON(w, http.StatusOK, in)
+}
+
+// agentKey is what resolves one agent: the request's three fields.
+type agentKey struct {
+	name, profile string
+	parserOnly    bool
+}
+
+// maxCachedAgents bounds the agents the server keeps resolved: the
+// crawlers a fleet asks for, many times each. Past it, an agent is
+// resolved per request.
+const maxCachedAgents = 1024
+
+// agentCache keeps resolved agents, so that a warm /api/allowed neither
+// resolves the agent again nor resolves its group in a file it has seen
+// (an Agent remembers its group per file: rep.Agent.Group).
+type agentCache struct {
+	m sync.Map // agentKey -> *rep.Agent
+	n atomic.Int32
+}
+
+// agent is newAgent, remembered for the names asked before.
+func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, error) {
+	k := agentKey{name, profile, parserOnly}
+	if a, ok := c.m.Load(k); ok {
+		return a.(*rep.Agent), nil
+	}
+	a, err := newAgent(name, profile, parserOnly)
+	if err != nil || c.n.Load() >= maxCachedAgents {
+		return a, err
+	}
+	if prev, loaded := c.m.LoadOrStore(k, a); loaded {
+		return prev.(*rep.Agent), nil
+	}
+	c.n.Add(1)
+	return a, nil
 }

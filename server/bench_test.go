@@ -129,7 +129,7 @@ func BenchmarkAllowed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w := httptest.NewRecorder()
-		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil))
 		if w.Code != 200 {
 			b.Fatal(w.Code, w.Body)
 		}

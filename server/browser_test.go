@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/browsertest"
 	"github.com/rep-toolkit/rep/internal/testkit/sitegen"
 )
@@ -66,7 +67,7 @@ next:
 }
 
 // tab opens a new tab of the browser with its console watched; the tab
-// times out after a minute so a broken page cannot hang the test. Call
+// times out after 5 minutes so a broken page cannot hang the test. Call
 // con.check(t, cancel) at the end to close the tab and assert a clean
 // console.
 func tab(t *testing.T, bctx context.Context) (context.Context, context.CancelFunc, *console) {
@@ -91,7 +92,7 @@ func tab(t *testing.T, bctx context.Context) (context.Context, context.CancelFun
 			}
 		}
 	}()
-	tctx, cancelT := context.WithTimeout(ctx, time.Minute)
+	tctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return tctx, func() { cancelT(); cancel() }, c
 }
@@ -110,15 +111,21 @@ func retype(sel, text string) chromedp.Action[chromedp.Void] {
 	)
 }
 
-// waitJS polls a JavaScript condition until it is true.
-func waitJS(cond string) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))(ctx, t)
-		if err != nil {
-			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", cond, err)
-		}
-		return chromedp.Void{}, nil
-	}
+// waitJS waits until a JavaScript condition on the page is true
+// (browsertest.Wait).
+func waitJS(cond string) chromedp.Action[chromedp.Void] { return browsertest.Wait(cond) }
+
+// matrixDrawn is a condition for waitJS: the matrix shows the crawlers
+// the box names, as its columns in order, over rows URLs. A row count or
+// one crawler's cell is not enough: a table drawn earlier for another list
+// (the page's default one has GPTBot) can have them too, and stays on
+// screen until the redraw the last edit asked for lands.
+func matrixDrawn(rows int) string {
+	return fmt.Sprintf(`(() => {
+		const want = document.getElementById('matrix-agents').value.split(',').map(s => s.trim()).filter(Boolean).join('|');
+		const got = [...document.querySelectorAll('#matrix thead th[data-agent]')].map(th => th.dataset.agent).join('|');
+		return got === want && document.querySelectorAll('#matrix tbody tr').length === %d;
+	})()`, rows)
 }
 
 // evalJS runs an expression and returns its value.
@@ -602,9 +609,14 @@ func TestBrowser(t *testing.T) {
 			paste("#robots", browserRobots),
 			paste("#urls", "/private/report.pdf\n/private/press/launch\n/search?q=x"),
 			retype("#matrix-agents", "Googlebot, AdsBot-Google"),
+			// The page settled (verdicts and matrix drawn for this input)
+			// before the click: nothing above the chips moves under it.
+			waitJS(`document.querySelectorAll('#results-body tr[data-index]').length === 3`),
+			waitJS(matrixDrawn(3)),
 			waitJS(`!!document.querySelector('#matrix-purposes button[data-purpose="ai-training"]')`),
 			chromedp.Click(chromedp.CSS(`#matrix-purposes button[data-purpose="ai-training"]`)),
-			waitJS(`!!document.querySelector('#matrix td[data-agent="GPTBot"]') && document.querySelectorAll('#matrix tbody tr').length === 3`),
+			waitJS(`document.getElementById('matrix-agents').value.includes('GPTBot')`),
+			waitJS(matrixDrawn(3)),
 		)
 		cols := evalJS[int](t, ctx, `document.querySelectorAll('#matrix thead th').length`)
 		if cols < 5 {
@@ -672,7 +684,8 @@ func TestBrowser(t *testing.T) {
 			retype("#agent", "ExampleBot"),
 			retype("#matrix-agents", "ExampleBot"),
 			paste("#urls", "/blog/b\n/docs/a\n/private/x"),
-			waitJS(`document.querySelectorAll('#usage-out section.usage-url').length === 3 && document.querySelectorAll('#matrix tbody tr').length === 3`),
+			waitJS(`document.querySelectorAll('#usage-out section.usage-url').length === 3`),
+			waitJS(matrixDrawn(3)),
 		)
 		for _, tt := range []struct {
 			index int
@@ -862,6 +875,7 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.crawlFetchTimeout = 5 * time.Minute // see TestCrawlEndpoint
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		ctx, cancel, con := tab(t, bctx)
@@ -961,16 +975,11 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		testkit.Until(10*time.Second, func() bool {
 			con.mu.Lock()
-			n := len(con.errs)
-			con.mu.Unlock()
-			if n >= 2 || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			defer con.mu.Unlock()
+			return len(con.errs) >= 2
+		})
 		cancel()
 		<-con.done
 		all := strings.Join(con.errs, "\n")

@@ -252,7 +252,7 @@ func (s *Server) handleCrawl(w http.ResponseWriter, r *http.Request) {
 	prog := crawlProgress{}
 	cfg := crawl.Config{
 		Start: req.URL, Agents: agents, MaxPages: req.MaxPages, Concurrency: crawlConcurrency,
-		AllowPrivate: s.guard == nil, Transport: rt, Timeout: fetchTimeout,
+		AllowPrivate: s.guard == nil, Transport: rt, Timeout: s.crawlFetchTimeout,
 		MaxBodyBytes: maxPageBytes, MaxSitemaps: crawlSitemaps, MaxSitemapBytes: crawlSitemapBytes, Now: s.cfg.Now,
 		OnPage: func(p *crawl.Page) {
 			// Counted here, not taken from crawl.Progress, so that the

@@ -186,7 +186,7 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a, err := newAgent(q.Get("agent"), q.Get("profile"), parserOnly)
+	a, err := s.agentsByName.agent(q.Get("agent"), q.Get("profile"), parserOnly)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return

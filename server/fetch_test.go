@@ -307,8 +307,8 @@ func TestServeShutdown(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve after cancel: %v", err)
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("Serve did not return after its context was cancelled")
+	case <-time.After(time.Minute): // a hang guard: with nothing in flight Serve returns at once
+		t.Fatal("Serve did not return in a minute after its context was cancelled")
 	}
 	if _, err := http.Get("http://" + ln.Addr().String() + "/healthz"); err == nil {
 		t.Error("still serving after shutdown")

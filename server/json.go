@@ -13,9 +13,16 @@ type apiError struct {
 	Error string `json:"error"`
 }
 
+// jsonHeaders are the values of every JSON answer's headers, shared by
+// all answers (net/http only reads them).
+var (
+	jsonType = []string{"application/json; charset=utf-8"}
+	noStore  = []string{"no-store"}
+)
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h["Content-Type"], h["Cache-Control"] = jsonType, noStore
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

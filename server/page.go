@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/rep-toolkit/rep"
@@ -69,8 +70,14 @@ type pageCrawler struct {
 	Robots *rep.Decision `json:"robots,omitempty"`
 	// Blocked is set when robots.txt disallows the page: the crawler never
 	// fetches it, so it never sees the directives below.
-	Blocked bool        `json:"blocked"`
-	Values  []pageValue `json:"values"`
+	Blocked bool `json:"blocked"`
+	// Action says in words what the crawler does with the page
+	// (rep.PageVerdict.Action), as rep page does.
+	Action string `json:"action"`
+	// Values are the page's rules for the crawler; empty when the page
+	// was not fetched (every crawler asked is blocked): the rules are
+	// then never seen, and no default value stands in for them.
+	Values []pageValue `json:"values"`
 	// NotRead lists the sources whose rules this crawler's engine does
 	// not read at all (robotsmeta.Source.NotRead): a Robots-Tag member
 	// under google, bing or yandex rules.
@@ -192,6 +199,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 
 	resp := pageResponse{URL: req.URL, Sources: []sourceJSON{}, Diagnostics: []pageDiag{}, Crawlers: []pageCrawler{}}
+	notFetched := false // every crawler is refused: the page was not fetched
 	opts := robotsmeta.Options{MaxBytes: maxPageBytes, Now: s.cfg.Now()}
 	var pg *robotsmeta.Page
 	if pasted {
@@ -206,17 +214,23 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		}
 		pg, _ = robotsmeta.ParseLines(lines, body, opts)
 	} else {
-		var fj *pageFetchJSON
-		var err error
-		pg, fj, err = s.fetchPage(ctx, req.URL, opts)
+		pf, fj, err := s.fetchPage(ctx, client, req.URL, resolved)
+		var limited *limitedError
+		if errors.As(err, &limited) {
+			writeLimited(w, limited)
+			return
+		}
 		if err != nil {
 			fetchError(w, req.URL, err)
 			return
 		}
-		resp.Fetch = fj
-		// A failed fetch states nothing; its Note says why.
-		tf, _ := rep.FetchTDMRep(ctx, s.pages, fj.FinalURL)
-		resp.TDMRep = &tf
+		resp.Fetch, resp.TDMRep = fj, pf.TDMRep
+		if !pf.Verdict.Blocked {
+			pg = pf.Verdict.Policy.Page()
+		} else {
+			notFetched = true
+			pg, _ = robotsmeta.ParseLines(nil, nil, opts)
+		}
 	}
 
 	// The robots.txt verdict for the page, per crawler: from the pasted
@@ -263,7 +277,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	resp.Charset, resp.Stop, resp.BytesRead = pg.Charset, pg.Stop.String(), pg.BytesRead
 	path := req.URL
 	if resp.Fetch != nil {
-		path = resp.Fetch.FinalURL
+		path = resp.Fetch.FinalURL // a refused redirect hop's URL, when one was refused
 	}
 	ruled := make([]bool, len(pg.Sources)) // the sources some rule was read from
 	for _, r := range pg.Rules {
@@ -296,6 +310,15 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			} else {
 				pc.Robots, pc.Blocked = &d, !d.Allowed
 			}
+		}
+		switch {
+		case pc.Blocked:
+			pc.Action = rep.BlockedVerdict(*pc.Robots).Action()
+			if notFetched {
+				pc.Values, pc.NotRead = []pageValue{}, nil
+			}
+		default:
+			pc.Action = (&rep.PageVerdict{Index: pol.Index, Follow: pol.Follow}).Action()
 		}
 		resp.Crawlers = append(resp.Crawlers, pc)
 	}
@@ -363,9 +386,12 @@ func headerLines(s string) ([]string, error) {
 	return lines, sc.Err()
 }
 
-// fetchPage fetches a page through the guarded client and reads its robots
-// directives.
-func (s *Server) fetchPage(ctx context.Context, raw string, opts robotsmeta.Options) (*robotsmeta.Page, *pageFetchJSON, error) {
+// fetchPage fetches a page as the first of agents that robots.txt lets
+// fetch it, through the library's robots-aware client (rep.Crawler.
+// FetchPage) on the guarded transport: robots.txt first, every redirect
+// hop asked too. When robots.txt refuses every agent, nothing is fetched
+// and the PageFetch is the first agent's blocked verdict.
+func (s *Server) fetchPage(ctx context.Context, client netip.Addr, raw string, agents []*rep.Agent) (*rep.PageFetch, *pageFetchJSON, error) {
 	u, err := fetchTarget(raw)
 	if err != nil {
 		return nil, nil, err
@@ -373,32 +399,46 @@ func (s *Server) fetchPage(ctx context.Context, raw string, opts robotsmeta.Opti
 	if err := s.guard.literal(u); err != nil {
 		return nil, nil, err
 	}
-	start := s.cfg.Now()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, nil, err
+	a := agents[0]
+	var first rep.Decision
+	for i, ag := range agents {
+		d, err := s.check(ctx, client, ag, u.String())
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == 0 {
+			first = d
+		}
+		if d.Allowed {
+			a = ag
+			break
+		}
 	}
-	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
 	fj := &pageFetchJSON{URL: raw, Redirects: []string{}}
-	client := *s.pages
-	check := client.CheckRedirect
-	client.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		fj.Redirects = append(fj.Redirects, r.URL.String())
-		return check(r, via)
+	if !first.Allowed && a == agents[0] {
+		fj.FinalURL = u.String()
+		return &rep.PageFetch{URL: raw, FinalURL: u.String(), Verdict: rep.BlockedVerdict(first)}, fj, nil
 	}
-	res, err := client.Do(req)
+	c, err := rep.New(s.cfg.UserAgent, rep.WithAgent(a), rep.WithFetcher(s.fetcherFor(a)),
+		rep.WithPoliteness(rep.Politeness{MinDelay: -1, CrawlDelay: rep.HonourNever}))
 	if err != nil {
 		return nil, nil, err
 	}
-	defer res.Body.Close()
-	pg, err := robotsmeta.Parse(res.Header, res.Body, opts)
+	pf, err := c.FetchPage(ctx, u.String(), rep.PageOptions{
+		Base: s.crawlTransport, MaxRedirects: maxRedirects, MaxBytes: maxPageBytes, Now: s.cfg.Now(), TDMRep: true,
+		Header: http.Header{"Accept": {"text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}},
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	fj.FinalURL = res.Request.URL.String()
-	fj.Status = res.StatusCode
-	fj.ContentType = res.Header.Get("Content-Type")
-	fj.Bytes = pg.BytesRead
-	fj.DurationMS = float64(s.cfg.Now().Sub(start).Microseconds()) / 1000
-	return pg, fj, nil
+	if r := pf.Refusal; r != nil && r.Kind == rep.RefusedAddress && r.Err != nil {
+		return nil, nil, r // the guard refused a hop: 403, as for the URL itself
+	}
+	fj.FinalURL, fj.Status, fj.ContentType = pf.FinalURL, pf.Status, pf.ContentType
+	fj.Redirects = append(fj.Redirects, pf.Redirects...)
+	fj.DurationMS = float64(pf.Duration.Microseconds()) / 1000
+	if !pf.Verdict.Blocked {
+		fj.Bytes = pf.Verdict.Policy.Page().BytesRead
+	}
+	return pf, fj, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/robotsfetch/redisstore"
 )
 
@@ -35,19 +36,12 @@ func startRedis(tb testing.TB) *redis.Client {
 	tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(port)})
 	tb.Cleanup(func() { c.Close() })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.EventuallyNil(tb, time.Minute, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := c.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			return c
-		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("redis-server on port %d did not answer: %v", port, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		defer cancel()
+		return c.Ping(ctx).Err()
+	}, "redis-server on port %d answering PING", port)
+	return c
 }
 
 // TestRedisFleet: two servers sharing one Redis store fetch an origin's

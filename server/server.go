@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rep-toolkit/rep"
@@ -93,18 +94,37 @@ type Config struct {
 	// to beside IP literals and localhost; a request naming another host
 	// is refused (421), against DNS rebinding.
 	Hosts []string
+	// AccessLogEvery says which requests are written to Logger: one in
+	// AccessLogEvery (1: every request), and every answer of 5xx or
+	// slower than SlowRequest whatever the sampling; negative: none, as
+	// for a fleet that counts requests with /metrics only. 0 means
+	// DefaultAccessLogEvery. The /metrics counters and latencies count
+	// every request either way.
+	AccessLogEvery int
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
 
+// DefaultAccessLogEvery is the access log's default sampling: one request
+// in 100 (and every 5xx and slow answer). A fleet answering 50,000
+// requests a second writes 500 lines a second, not 50,000; a person
+// trying the tester still sees their errors.
+const DefaultAccessLogEvery = 100
+
+// SlowRequest is how long a request takes before it is logged whatever
+// the sampling.
+const SlowRequest = time.Second
+
 // Server is the HTTP handler for the page and the API. It is safe for
 // concurrent use.
 type Server struct {
-	heavySlots chan struct{} // see heavy
-	cfg        Config
-	log        *slog.Logger
-	mux        *http.ServeMux
-	handler    http.Handler
+	heavySlots   chan struct{} // see heavy
+	cfg          Config
+	log          *slog.Logger
+	mux          *http.ServeMux
+	handler      http.Handler
+	seen         atomic.Uint64 // requests seen by the access log, for its sampling
+	agentsByName agentCache
 	// limit bounds fetches per client, originLimit per origin; nil when
 	// disabled.
 	limit       *limiter
@@ -122,6 +142,9 @@ type Server struct {
 	// guarded; crawls holds the ones running.
 	crawlTransport http.RoundTripper
 	crawls         crawlSlots
+	// crawlFetchTimeout bounds each request of a crawl: fetchTimeout,
+	// longer in tests whose crawl reads a 50 MB sitemap under -race.
+	crawlFetchTimeout time.Duration
 }
 
 // New returns a Server for c.
@@ -138,6 +161,9 @@ func New(c Config) (*Server, error) {
 func newServer(c Config, g guard) (*Server, error) {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.AccessLogEvery == 0 {
+		c.AccessLogEvery = DefaultAccessLogEvery
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -170,6 +196,7 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.warm = &warmIndex{store: c.Store, now: c.Now, origins: map[string]warmEntry{}}
 	s.pages = pageClient(g, c.UserAgent)
 	s.crawlTransport = guardedTransport(g)
+	s.crawlFetchTimeout = fetchTimeout
 	s.fetchers = rep.NewFetchers(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, MaxCacheBytes: c.CacheBytes})
 	for _, e := range engine.All() { // made at start, so New reports a bad option
 		if _, err := s.fetchers.ForEngine(e); err != nil {
@@ -352,16 +379,27 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func headers(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		hd.Set("X-Content-Type-Options", "nosniff")
-		hd.Set("Referrer-Policy", "no-referrer")
-		hd.Set("X-Frame-Options", "DENY")
-		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+		// Shared values, assigned under their canonical names: no
+		// allocation per answer (net/http only reads them).
+		hd["X-Content-Type-Options"] = nosniff
+		hd["Referrer-Policy"] = noReferrer
+		hd["X-Frame-Options"] = frameDeny
+		hd["Content-Security-Policy"] = csp
 		if !strings.HasPrefix(r.URL.Path, "/api/") {
-			hd.Set("Cache-Control", "no-cache")
+			hd["Cache-Control"] = noCache
 		}
 		h.ServeHTTP(w, r)
 	})
 }
+
+// The values of the security headers every answer carries.
+var (
+	nosniff    = []string{"nosniff"}
+	noReferrer = []string{"no-referrer"}
+	frameDeny  = []string{"DENY"}
+	csp        = []string{"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"}
+	noCache    = []string{"no-cache"}
+)
 
 // statusWriter records the status code for the request log.
 type statusWriter struct {
@@ -388,20 +426,33 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logged writes one structured record per request.
+// logged counts every request in the metrics and writes a structured
+// record for those Config.AccessLogEvery selects: one in N, and every
+// 5xx or slow answer.
 func (s *Server) logged(h http.Handler) http.Handler {
+	every := s.cfg.AccessLogEvery
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r)
 		el := time.Since(start)
 		s.metrics.latency[routeIndex(r.URL.Path)].observe(el)
+		if every < 0 {
+			return
+		}
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
 		level := slog.LevelInfo
-		if sw.status >= 500 && sw.status != http.StatusNotImplemented {
+		failed := sw.status >= 500 && sw.status != http.StatusNotImplemented
+		if failed {
 			level = slog.LevelError
+		}
+		if n := s.seen.Add(1); !failed && el < SlowRequest && (every > 1 && n%uint64(every) != 1) {
+			return
+		}
+		if !s.log.Enabled(r.Context(), level) {
+			return
 		}
 		s.log.LogAttrs(r.Context(), level, "request",
 			slog.String("method", r.Method),

@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/rep-toolkit/rep/audit"
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
@@ -115,20 +116,17 @@ func startShards(t testing.TB) []*chServer {
 func (s *chServer) waitReady(t testing.TB) {
 	t.Helper()
 	c := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := c.Get("http://127.0.0.1:" + strconv.Itoa(s.httpP) + "/ping")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
+	var err error
+	if !testkit.Until(2*time.Minute, func() bool {
+		var resp *http.Response
+		if resp, err = c.Get("http://127.0.0.1:" + strconv.Itoa(s.httpP) + "/ping"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(s.dir, "error.log"))
-			t.Fatalf("clickhouse-server on %d did not answer: %v\n%s\n%s", s.tcp, err, s.out.String(), log)
-		}
-		time.Sleep(50 * time.Millisecond)
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}) {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "error.log"))
+		t.Fatalf("clickhouse-server on %d did not answer: %v\n%s\n%s", s.tcp, err, s.out.String(), log)
 	}
 }
 

@@ -28,7 +28,7 @@ func init() {
 
 const crawlUsage = `usage: rep crawl [-agent NAME|PURPOSE ...] [-max-pages N] [-concurrency N] [-delay D]
                  [-include REGEXP] [-exclude REGEXP] [-obey] [-json] [-csv FILE] [-html FILE]
-                 [-allow-private] URL
+                 [-allow-private] URL|-
        rep crawl -explain CODE
 
 Crawls one site from URL (its home page) and its sitemaps (robots.txt
@@ -56,7 +56,12 @@ Output: a summary (counts by code and crawler, the worst URLs, the findings);
 -json one object with pages[] and findings[]; -csv FILE one row per URL and
 crawler; -html FILE a self-contained report. Progress is shown on a terminal.
 
-Exit status: 0 no finding at warning or above, 1 some, 2 usage or input error.
+A site that cannot be read (its robots.txt gets no answer: connection
+refused, timeout, an address refused without -allow-private) is reported
+with the cause, never as disallowed, and exits 2.
+
+Exit status: 0 no finding at warning or above, 1 some, 2 usage or input error
+or a site that could not be read.
 
 flags:
 `
@@ -125,7 +130,25 @@ func runCrawl(e *env) int {
 		fmt.Fprintln(e.stderr, "rep crawl: -max-pages, -concurrency and -timeout must be positive, -delay not negative")
 		return exitUsage
 	}
-	cfg := crawl.Config{Start: fs.Arg(0), MaxPages: *maxPages, Concurrency: *concurrency, Delay: *delay,
+	start := fs.Arg(0)
+	if start == "-" {
+		// The site's URL on standard input, as every command reads "-":
+		// the first line that is not blank.
+		sc := lineScanner(e.input())
+		start = ""
+		for start == "" && sc.Scan() {
+			start = strings.TrimSpace(sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintf(e.stderr, "rep crawl: %v\n", lineError(err, 1))
+			return exitUsage
+		}
+		if start == "" {
+			fmt.Fprintln(e.stderr, "rep crawl: no site URL on standard input")
+			return exitUsage
+		}
+	}
+	cfg := crawl.Config{Start: start, MaxPages: *maxPages, Concurrency: *concurrency, Delay: *delay,
 		Obey: *obey, AllowPrivate: *allowPrivate, Timeout: *timeout}
 	for _, re := range []struct {
 		flag string
@@ -221,7 +244,12 @@ func runCrawl(e *env) int {
 		fmt.Fprintf(e.stderr, "rep crawl: %v\n", err)
 		return exitUsage
 	}
-	if err != nil {
+	var site *crawl.SiteError
+	switch {
+	case errors.As(err, &site):
+		// Unreachable is not disallowed: say why, report nothing else.
+		fmt.Fprintf(e.stderr, "rep crawl: %v\n", site)
+	case err != nil:
 		fmt.Fprintf(e.stderr, "rep crawl: stopped: %v; reporting what was crawled\n", err)
 	}
 	if csvOut != nil {
@@ -247,6 +275,9 @@ func runCrawl(e *env) int {
 		out.WriteString("\n")
 	} else {
 		crawlText(out, r, nPages)
+	}
+	if site != nil {
+		return exitUsage // the site itself could not be read
 	}
 	if w, ok := r.Worst(); ok && w >= crawl.Warning {
 		return exitFinding
@@ -282,6 +313,14 @@ func crawlText(w io.Writer, r *crawl.Report, pages int) {
 		fmt.Fprintln(w, "the -max-pages limit was reached: some URLs were not crawled")
 	}
 	fmt.Fprintf(w, "audited for: %s\n", strings.Join(r.Agents, ", "))
+	if u := r.Unreachable; u != nil {
+		fmt.Fprintf(w, "\nthe site could not be read (%s): %s\n", u.Cause, u.Message)
+		if u.Hint != "" {
+			fmt.Fprintf(w, "hint: %s\n", u.Hint)
+		}
+		fmt.Fprintln(w, "nothing was crawled: an unreachable site is not a disallowed one, and no finding is reported")
+		return
+	}
 	for _, s := range r.Sitemaps {
 		line := fmt.Sprintf("sitemap %s (%s): ", s.URL, s.Source)
 		if s.Error != "" {

@@ -23,7 +23,9 @@ func TestCrawlPlanted(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"crawl", "-json", "-allow-private", "-delay", "0",
+	// -timeout 5m: the 50 MB sitemap must be read to its end to be found
+	// too large, which can take a loaded machine over the default 30 s.
+	code := run(context.Background(), []string{"crawl", "-json", "-allow-private", "-delay", "0", "-timeout", "5m",
 		"-csv", filepath.Join(dir, "c.csv"), "-html", filepath.Join(dir, "r.html"), srv.URL + "/"}, nil, &out, &errb)
 	if code != exitFinding {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())

@@ -9,11 +9,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/accesslog"
+	"github.com/rep-toolkit/rep/crawl"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/netguard"
@@ -26,6 +28,7 @@ func init() {
 }
 
 const diffUsage = `usage: rep diff [-agent NAME|PURPOSE ...] [-profile ENGINE] [-urls FILE] [-sitemap URL|FILE ...] [-log FILE ...]
+                [-crawl SITE_URL [-max-pages N] [-delay D]]
                 [-format text|json|markdown|sarif] [-json] [-fail-on any|block|change] [-max-flips N] [-allow-private] OLD NEW
 
 Compares two versions of a robots.txt by what they mean to each crawler, not
@@ -43,8 +46,13 @@ to it, the Sitemap lines, and the URLs whose verdict flips, with the
 deciding line before and after. Witness paths derived from the rules that
 changed (a rule's path, one word past it, a slash past it, one byte
 shorter, its '*' and '$' edges) find the flips without any URL; -urls,
--sitemap and -log add URLs to decide. A change of comments, blank lines,
+-sitemap, -log and -crawl add URLs to decide. A change of comments, blank lines,
 order, the case of keys or duplicate rules is "no change in meaning".
+
+-crawl crawls the site as rep crawl does (its sitemaps, then its own links;
+politely: rep-crawl/1.0 obeys a group naming it, waits -delay between two
+requests, longer for its Crawl-delay) and decides every URL it reached, at
+most -max-pages of them, sitemap entries and linked pages alike.
 
 -format markdown writes a pull-request comment; sarif feeds code scanning.
 
@@ -59,6 +67,10 @@ flags:
 // maxDiffURLs bounds the URLs read from -urls, -sitemap and -log together.
 const maxDiffURLs = 200000
 
+// defaultDiffCrawlPages is -crawl's default page cap: a sample, not an
+// audit (rep crawl's default is crawl.DefaultMaxPages).
+const defaultDiffCrawlPages = 500
+
 // maxSitemapFiles bounds the sitemap files read through sitemap indexes.
 const maxSitemapFiles = 100
 
@@ -70,6 +82,9 @@ func runDiff(e *env) int {
 	urlsFile := fs.String("urls", "", "`FILE` of URLs or paths to decide, one per line (- for standard input)")
 	fs.Var(&sitemaps, "sitemap", "sitemap `URL|FILE` whose URLs to decide (indexes followed); repeatable")
 	fs.Var(&logs, "log", "access log `FILE` whose paths crawlers asked for are decided; repeatable")
+	crawlSite := fs.String("crawl", "", "crawl the site at `SITE_URL` (its sitemaps and links, politely) and decide the URLs reached")
+	maxPages := fs.Int("max-pages", defaultDiffCrawlPages, "-crawl: crawl at most `N` URLs")
+	delay := fs.Duration("delay", time.Second, "-crawl: least interval `D` between two requests (0 for none); a Crawl-delay for rep-crawl lengthens it")
 	format := fs.String("format", "text", "output `FORMAT`: text, json, markdown or sarif")
 	asJSON := fs.Bool("json", false, "same as -format json")
 	failOn := fs.String("fail-on", "any", "exit 1 when `WHAT` happens: any (a URL flips either way), block (a URL becomes disallowed), change (any change in meaning)")
@@ -106,6 +121,12 @@ func runDiff(e *env) int {
 	if err := checkDuration("-timeout", *timeout); err != nil {
 		return fail("%v", err)
 	}
+	if *maxPages <= 0 || *delay < 0 {
+		return fail("-max-pages must be positive, -delay not negative")
+	}
+	if *crawlSite != "" && !isURL(*crawlSite) {
+		return fail("-crawl %q: give the site's http or https URL", *crawlSite)
+	}
 	if fs.NArg() != 2 {
 		return fail("give two versions, OLD and NEW (files, URLs or - for standard input), e.g. rep diff old/robots.txt robots.txt")
 	}
@@ -138,6 +159,11 @@ func runDiff(e *env) int {
 	urls, err := in.urls(*urlsFile, sitemaps, logs)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if *crawlSite != "" {
+		if urls, err = in.crawl(*crawlSite, *maxPages, *delay, urls); err != nil {
+			return fail("%v", err)
+		}
 	}
 	d := robotsdiff.Compare(old, newV, robotsdiff.Options{Agents: list, URLs: urls})
 	// Text and Markdown go to terminals: control bytes from the files are
@@ -403,4 +429,50 @@ func (in diffInputs) log(name string, add func(string) error) error {
 			return err
 		}
 	}
+}
+
+// crawl crawls site through package crawl (its guarded client, its
+// politeness, at most maxPages URLs) and appends the URLs it reached to
+// urls, sorted (pages arrive in no set order), those already there
+// dropped. A crawl that fetched no page at all is an error: the sample
+// asked for is not there.
+func (in diffInputs) crawl(site string, maxPages int, delay time.Duration, urls []string) ([]string, error) {
+	var found []string
+	firstErr := ""
+	cfg := crawl.Config{Start: site, MaxPages: maxPages, Delay: delay, AllowPrivate: in.allowPrivate, Timeout: in.timeout,
+		OnPage: func(p *crawl.Page) {
+			found = append(found, p.URL)
+			if p.Error != "" && firstErr == "" {
+				firstErr = p.Error
+			}
+		}}
+	r, err := crawl.Run(in.e.ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("-crawl: %w", err)
+	}
+	if r.Fetched == 0 {
+		if firstErr == "" {
+			firstErr = "every page was skipped (robots.txt keeps rep-crawl out)"
+		}
+		return nil, fmt.Errorf("-crawl %s: no page fetched: %s", site, firstErr)
+	}
+	if r.Crawled >= maxPages {
+		fmt.Fprintf(in.e.stderr, "rep diff: -crawl stopped at -max-pages %d URLs\n", maxPages)
+	}
+	slices.Sort(found)
+	seen := make(map[string]bool, len(urls))
+	for _, u := range urls {
+		seen[u] = true
+	}
+	for _, u := range found {
+		if seen[u] {
+			continue
+		}
+		if len(urls) >= maxDiffURLs {
+			return nil, fmt.Errorf("more than %d URLs from -urls, -sitemap, -log and -crawl: give a smaller sample", maxDiffURLs)
+		}
+		seen[u] = true
+		urls = append(urls, u)
+	}
+	return urls, nil
 }

@@ -47,6 +47,7 @@ const (
 	doorYandex     = "User-agent: Yandex\nDisallow: /y\n\nUser-agent: *\nDisallow: /\n"
 	doorDelayGroup = "User-agent: bingbot\nCrawl-delay: 5\n\nUser-agent: ExampleBot\nDisallow: /x\n"
 	doorMSN        = "User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n"
+	doorCafe       = "User-agent: *\nDisallow: /café\nDisallow: /p\n"
 )
 
 var doorCases = []doorCase{
@@ -98,6 +99,13 @@ var doorCases = []doorCase{
 	{"case-insensitive", doorUpper, "Googlebot", "", false, "/x", false, 2, "googlebot"},
 	{"robots.txt always allowed", doorAll, "GPTBot", "", false, "/robots.txt", true, 0, "*"},
 	{"user fetcher still judged", doorStar, "ChatGPT-User", "", false, "/private/x", false, 2, "*"},
+	// One URL form: a path as typed and as sent on the wire get one
+	// answer; an escaped unreserved character is read decoded too.
+	{"non-ASCII as typed", doorCafe, "ExampleBot", "", false, "/café", false, 2, "*"},
+	{"non-ASCII encoded", doorCafe, "ExampleBot", "", false, "/caf%C3%A9", false, 2, "*"},
+	{"non-ASCII lower-case hex", doorCafe, "ExampleBot", "", false, "/caf%c3%a9/x", false, 2, "*"},
+	{"escaped unreserved, google", doorCafe, "Googlebot", "", false, "/%70rivate", false, 3, "*"},
+	{"escaped unreserved, rfc9309", doorCafe, "ExampleBot", "rfc9309", false, "/%70rivate", false, 3, "*"},
 }
 
 // doorSites serves each distinct robots.txt of the cases on its own

@@ -23,6 +23,7 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/gate"
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/internal/testkit/dnstest"
 	"github.com/rep-toolkit/rep/robotsfetch/boltstore"
 )
@@ -62,18 +63,28 @@ func startGate(t *testing.T, args ...string) string {
 		}
 	})
 	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if u := re.FindString(stderr.String()); u != "" {
-			return u
+	var u string
+	exited := -1
+	started := testkit.Until(time.Minute, func() bool {
+		if u = re.FindString(stderr.String()); u != "" {
+			return true
 		}
 		select {
-		case code := <-done:
-			done <- code
-			t.Fatalf("rep gate exited %d:\n%s", code, stderr.String())
+		case exited = <-done:
+			done <- exited
+			return true
 		default:
+			return false
 		}
+	})
+	switch {
+	case u != "":
+		return u
+	case exited >= 0:
+		t.Fatalf("rep gate exited %d:\n%s", exited, stderr.String())
+	case !started:
+		t.Fatalf("rep gate did not start in a minute:\n%s", stderr.String())
 	}
-	t.Fatalf("rep gate did not start:\n%s", stderr.String())
 	return ""
 }
 

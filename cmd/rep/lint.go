@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,7 +21,8 @@ func init() {
 }
 
 const lintUsage = `usage: rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif] [-json]
-                [-severity info|warning|error] FILE|URL|-
+                [-severity info|warning|error] [-config FILE] [-disable CODE] [-enable CODE]
+                [-severity-of CODE=LEVEL] [-baseline FILE] [-write-baseline FILE] FILE|URL|-
        rep lint -explain CODE
 
 Checks a robots.txt the way crawlers read it and reports what makes them read
@@ -31,6 +34,23 @@ finding has a stable code; -explain prints its documentation (docs/lint.md).
 A URL is fetched as a crawler fetches robots.txt (its site's /robots.txt,
 up to 5 redirects), and the status, redirects and Content-Type are checked
 too. Private and loopback addresses are refused unless -allow-private.
+
+For CI: -disable and -enable turn codes off and on, -severity-of raises or
+lowers one code's severity, and a "# rep:ignore CODE" comment on a line of
+the robots.txt (or on the comment lines right above it) suppresses that
+finding there. The same settings can live in a TOML file, .replint.toml
+beside the checked file (in the current directory for a URL or -), or the
+file -config names; flags win over it:
+
+    disable = ["private-path"]
+    baseline = "robots.baseline.json"
+    [severity]
+    star-overridden = "error"
+
+-write-baseline FILE records today's findings; -baseline FILE then reports
+only the findings it does not hold (matched by code and line text), so a
+build fails on new mistakes only. Suppressed findings are not shown or
+counted; SARIF lists them with their suppression.
 
 Exit status: 0 nothing at or above -severity, 1 findings, 2 usage or input error.
 
@@ -61,6 +81,41 @@ func runLint(e *env) int {
 	allowPrivate := fs.Bool("allow-private", false, "allow fetching from loopback and private addresses (a local or staging server)")
 	userAgent := fs.String("user-agent", "Mozilla/5.0 (compatible; rep-lint/1.0; +https://github.com/rep-toolkit/rep)", "`User-Agent` header sent when fetching a URL")
 	timeout := fs.Duration("timeout", 30*time.Second, "time limit for fetching a URL, redirects included")
+	var flagCfg lint.Config
+	codeList := func(dst *[]string) func(string) error {
+		return func(v string) error {
+			for _, c := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+				if err := lint.CheckCode(c); err != nil {
+					return err
+				}
+				*dst = append(*dst, c)
+			}
+			return nil
+		}
+	}
+	fs.Func("disable", "do not report finding `CODE` (comma-separated or repeatable)", codeList(&flagCfg.Disable))
+	fs.Func("enable", "report finding `CODE` even when the config file disables it (comma-separated or repeatable)", codeList(&flagCfg.Enable))
+	fs.Func("severity-of", "set the severity of a finding: `CODE=LEVEL`, LEVEL info, warning or error (repeatable)", func(v string) error {
+		code, level, ok := strings.Cut(v, "=")
+		if !ok {
+			return fmt.Errorf("%q: write CODE=LEVEL, e.g. star-overridden=error", v)
+		}
+		if err := lint.CheckCode(code); err != nil {
+			return err
+		}
+		sev, ok := lint.ParseSeverity(level)
+		if !ok {
+			return fmt.Errorf("%q: level %q is not info, warning or error", v, level)
+		}
+		if flagCfg.Severity == nil {
+			flagCfg.Severity = map[string]lint.Severity{}
+		}
+		flagCfg.Severity[strings.TrimSpace(code)] = sev
+		return nil
+	})
+	configFile := fs.String("config", "", "read lint settings from TOML `FILE` (default: "+lint.DefaultConfigFile+" beside the checked file, when there is one)")
+	baselineFile := fs.String("baseline", "", "report only findings not in the baseline `FILE` (written by -write-baseline)")
+	writeBaseline := fs.String("write-baseline", "", "write the findings to baseline `FILE` and exit 0")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), lintUsage)
 		fs.PrintDefaults()
@@ -155,7 +210,21 @@ func runLint(e *env) int {
 			return exitUsage
 		}
 	}
+	cfg, base, err := lintConfig(arg, *configFile, *baselineFile, flagCfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
+		return exitUsage
+	}
 	r := lint.Run(data, opts)
+	r.Apply(cfg, base)
+	if *writeBaseline != "" {
+		if err := lintWriteBaseline(*writeBaseline, r); err != nil {
+			fmt.Fprintf(e.stderr, "rep lint: -write-baseline: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(e.stderr, "rep lint: wrote %d finding(s) to %s\n", len(r.Baseline().Findings), *writeBaseline)
+		return exitOK
+	}
 	out := e.output(*format == "text")
 	if err := write(r, out, name, minSev); err != nil {
 		return writeErr(e, "rep lint", err)
@@ -217,4 +286,64 @@ func lintFetch(e *env, robotsURL, ua string, timeout time.Duration, allowPrivate
 		return nil, nil, fmt.Errorf("%v (use -allow-private to lint a local or staging server)", err)
 	}
 	return rb.Body, &rb.Outcome, nil
+}
+
+// lintConfig gathers the lint settings: the -config file, else
+// .replint.toml beside the checked file (the current directory for a URL
+// or standard input) when there is one, then the flags over it; and the
+// baseline, from -baseline or the config file (relative to it).
+func lintConfig(arg, configFile, baselineFile string, flags lint.Config) (lint.Config, *lint.Baseline, error) {
+	var cfg lint.Config
+	path := configFile
+	if path == "" {
+		dir := "."
+		if arg != "-" && !lintIsURL(arg) {
+			dir = filepath.Dir(arg)
+		}
+		if p := filepath.Join(dir, lint.DefaultConfigFile); fileExists(p) {
+			path = p
+		}
+	}
+	if path != "" {
+		c, err := lint.LoadConfig(path)
+		if err != nil {
+			return cfg, nil, err
+		}
+		cfg = c
+		if cfg.Baseline != "" && !filepath.IsAbs(cfg.Baseline) {
+			cfg.Baseline = filepath.Join(filepath.Dir(path), cfg.Baseline)
+		}
+	}
+	cfg = cfg.Merge(flags)
+	if baselineFile != "" {
+		cfg.Baseline = baselineFile
+	}
+	if cfg.Baseline == "" {
+		return cfg, nil, nil
+	}
+	f, err := os.Open(cfg.Baseline)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("baseline: %w", err)
+	}
+	defer f.Close()
+	base, err := lint.ReadBaseline(f, cfg.Baseline)
+	return cfg, base, err
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// lintWriteBaseline writes the report's findings as a baseline file.
+func lintWriteBaseline(path string, r *lint.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := r.Baseline().WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

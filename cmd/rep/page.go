@@ -3,13 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -18,8 +18,6 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/netguard"
-	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
 	use "github.com/rep-toolkit/rep/usage"
@@ -93,6 +91,14 @@ type pageJSON struct {
 	// Robots is the robots.txt verdict for the URL, in the one verdict
 	// shape of rep check -json (URL mode only).
 	Robots *rep.Decision `json:"robots,omitempty"`
+	// Blocked is set when the crawler does not fetch the page (URL mode:
+	// robots.txt disallows it, or cannot be read, or its address is
+	// refused); the values above are then not the page's, whose rules
+	// are never seen: index, follow and snippet are false. Action says in
+	// words what the crawler does (rep.PageVerdict.Action), as the
+	// server's /api/page does.
+	Blocked bool   `json:"blocked,omitempty"`
+	Action  string `json:"action,omitempty"`
 	// Usage is the page's usage-preference verdict (rep.PageUsage).
 	Usage *use.Verdict `json:"usage"`
 	// TDMRep is the fetch of the site's /.well-known/tdmrep.json (URL
@@ -222,7 +228,7 @@ func runPage(e *env) int {
 			fmt.Fprintln(e.stderr, "rep page: -H applies to a FILE or standard input; a URL's headers come from the server")
 			return exitUsage
 		}
-		fetch, err = pageFetch(e, arg, ag, *allowPrivate, opts)
+		fetch, err = pageFetch(e, arg, ag, *allowPrivate, *tdmrepFile == "", opts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 			return exitUsage
@@ -278,8 +284,7 @@ func runPage(e *env) int {
 			fmt.Fprintf(e.stderr, "rep page: -tdmrep: %v\n", err)
 			return exitUsage
 		}
-	} else if fetch != nil && fetch.allowed {
-		fetch.tdmrep = pageTDMRep(e, fetch.finalURL, *allowPrivate)
+	} else if fetch != nil && fetch.tdmrep != nil {
 		tdm = fetch.tdmrep.Evidence
 	}
 	uv := rep.PageUsage(decision, &pol, tdm)
@@ -295,6 +300,10 @@ func runPage(e *env) int {
 		j.Engine, j.Notes = ag.Engine.String(), ag.Notes
 		if fetch != nil {
 			j.Robots = &fetch.decision
+			j.Blocked, j.Action = fetch.verdict.Blocked, fetch.verdict.Action()
+			if j.Blocked {
+				j.Index, j.Follow, j.Snippet = false, false, false
+			}
 			j.TDMRep = fetch.tdmrep
 		}
 		j.Usage = &uv
@@ -398,6 +407,23 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 		}
 	}
 	fmt.Fprintln(w)
+	if fetch != nil && !fetch.allowed {
+		// The crawler never sees the page's rules: say what it does
+		// rather than print the values of rules nobody read.
+		fmt.Fprintf(w, "crawler:    %s\n", fetch.verdict.Action())
+		for _, d := range pageDiagnostics(page, fetch) {
+			fmt.Fprintf(w, "\n%s: %s [%s]\n", d.Severity, d.Message, d.Code)
+		}
+		verdict := "not crawlable: robots.txt disallows it, so its page-level rules are never seen"
+		switch fetch.verdict.Refusal() {
+		case rep.RefusedUnreachable:
+			verdict = "not crawlable: robots.txt could not be fetched, so its page-level rules are never seen"
+		case rep.RefusedAddress:
+			verdict = "not crawlable: its address is refused, so its page-level rules are never seen"
+		}
+		fmt.Fprintf(w, "\n%s: %s by %s\n", name, verdict, pol.Agent)
+		return
+	}
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tVALUE\tSET BY")
@@ -595,134 +621,101 @@ type pageFetchResult struct {
 	contentType string
 	diags       []robotsmeta.Diagnostic
 	decision    rep.Decision     // the robots.txt verdict of the last URL asked
+	verdict     *rep.PageVerdict // the library's page verdict
 	tdmrep      *rep.TDMRepFetch // the site's tdmrep.json, when fetched
 }
 
-// pageTDMRep fetches the TDMRep file of the page's origin with the page
-// fetch's guard and limits; a failed fetch states nothing and says why.
-func pageTDMRep(e *env, pageURL string, allowPrivate bool) *rep.TDMRepFetch {
-	// A failed fetch states nothing; its Note says why.
-	f, _ := rep.FetchTDMRep(e.ctx, pageClient(allowPrivate, 5, nil), pageURL)
-	return &f
-}
-
-// pageClient is the client of rep page's fetches: a 30-second timeout, a
-// transport that refuses loopback, private and link-local addresses at
-// connect time (DNS rebinding and redirects included), as robots.txt
-// fetches do, unless allowPrivate, and at most maxRedirects redirects,
-// each passed to check when it is not nil.
-func pageClient(allowPrivate bool, maxRedirects int, check func(*http.Request) error) *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	if !allowPrivate {
-		t.DialContext = netguard.Dialer(30 * time.Second).DialContext
-	}
-	return &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: t,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			// via holds every request before this one: the first
-			// redirect sees 1, so maxRedirects redirects are followed.
-			if len(via) > maxRedirects {
-				return fmt.Errorf("more than %d redirects", maxRedirects)
-			}
-			if check != nil {
-				return check(r)
-			}
-			return nil
-		},
-	}
-}
-
-// pageFetch fetches rawurl as the agent would: robots.txt first (rep.Check,
-// the one path every door takes), then the page only if robots.txt allows
-// it, following at most 10 redirects, each of which must be allowed too.
-func pageFetch(e *env, rawurl string, a *rep.Agent, allowPrivate bool, o robotsmeta.Options) (*pageFetchResult, error) {
-	ctx := e.ctx
-	u, err := url.Parse(rawurl)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http(s) URL", rawurl)
-	}
+// pageFetch fetches rawurl as the agent would, through the library's
+// robots-aware client (rep.Crawler.FetchPage): robots.txt first (the one
+// path every door takes), the page only if robots.txt allows it,
+// following at most 10 redirects, each of which must be allowed too, and
+// the site's tdmrep.json unless -tdmrep gives it. Loopback, private and
+// link-local addresses are refused unless allowPrivate. The crawler
+// paces nothing: one page at a user's request, as a browser fetches it.
+func pageFetch(e *env, rawurl string, a *rep.Agent, allowPrivate, tdmrep bool, o robotsmeta.Options) (*pageFetchResult, error) {
 	rf, err := e.fetcher(fetchSettings{tool: "rep-page", agent: a, allowPrivate: allowPrivate})
 	if err != nil {
 		return nil, err
 	}
-	ua := rf.Options().UserAgent
-	agent := a.String()
-	res := &pageFetchResult{}
-	check := func(target string) (bool, error) {
-		d, err := rep.Check(ctx, rf, a, target)
-		if err != nil {
-			return false, fmt.Errorf("robots.txt for %s: %w", target, err)
-		}
-		oc := d.Fetch
-		line := fmt.Sprintf("%s (HTTP %d, %s)", oc.URL, oc.Status, oc.Verdict)
-		if oc.Status == 0 {
-			line = fmt.Sprintf("%s (no answer, %s)", oc.URL, oc.Verdict)
-		}
-		res.unreachable = oc.Verdict == robotsfetch.DisallowAll
-		switch {
-		case d.FromFetch():
-			// No rule decided: say what the fetch itself means, and why
-			// it failed.
-			line += ": " + oc.Case.Explain()
-			if oc.Error != "" {
-				line += " (" + oc.Error + ")"
-			}
-		case d.Rule.Line > 0:
-			line += fmt.Sprintf(": line %d %s", d.Rule.Line, d.Rule)
-		case d.Reason != robotstxt.NoRuleMatched:
-			line += ": " + d.Reason.String()
-		}
-		verdict := "allows"
-		if !d.Allowed {
-			verdict = "disallows"
-		}
-		res.robotsLine = fmt.Sprintf("%s %s for %s — %s", verdict, target, agent, line)
-		res.decision = d
-		return d.Allowed, nil
-	}
-	if res.allowed, err = check(u.String()); err != nil {
+	c, err := rep.New(rf.Options().UserAgent, rep.WithAgent(a), rep.WithFetcher(rf),
+		rep.WithPoliteness(rep.Politeness{MinDelay: -1, CrawlDelay: rep.HonourNever}))
+	if err != nil {
 		return nil, err
 	}
-	if !res.allowed {
-		res.page, _ = robotsmeta.ParseLines(nil, nil, o)
-		msg := "robots.txt disallows this URL for " + agent
-		if res.unreachable {
-			msg = "robots.txt could not be fetched, so crawlers take every URL of the site as disallowed (RFC 9309 §2.3.1.4)"
-		}
-		res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "robots-txt-disallowed", Source: -1,
-			Message: msg + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
-		return res, nil
+	ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
+	defer cancel()
+	maxBytes := o.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = 15 << 20 // robotsmeta's default: Google's per-file limit
 	}
-	client := pageClient(allowPrivate, 10, func(r *http.Request) error {
-		ok, err := check(r.URL.String())
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("redirect to %s: robots.txt disallows it for %s", r.URL, agent)
-		}
-		return nil
+	pf, err := c.FetchPage(ctx, rawurl, rep.PageOptions{
+		MaxBytes: maxBytes, Now: o.Now, TDMRep: tdmrep,
+		Header: http.Header{"Accept": {"text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}},
 	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", ua)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
+	return pageResultOf(pf, a, o), nil
+}
+
+// pageResultOf renders what FetchPage found for the text and JSON views.
+func pageResultOf(pf *rep.PageFetch, a *rep.Agent, o robotsmeta.Options) *pageFetchResult {
+	v := pf.Verdict
+	d := v.Crawl
+	res := &pageFetchResult{allowed: !v.Blocked, decision: d, verdict: v, finalURL: pf.FinalURL, status: pf.Status, contentType: pf.ContentType, tdmrep: pf.TDMRep}
+	res.robotsLine = pageRobotsLine(d, a)
+	if !v.Blocked {
+		res.page = v.Policy.Page()
+		if pf.Status >= 400 {
+			res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "http-status", Source: -1,
+				Message: fmt.Sprintf("%s answered HTTP %d: engines do not index error pages, whatever the rules say", res.finalURL, pf.Status)})
+		}
+		return res
 	}
-	defer resp.Body.Close()
-	res.finalURL, res.status, res.contentType = resp.Request.URL.String(), resp.StatusCode, resp.Header.Get("Content-Type")
-	res.page, err = robotsmeta.Parse(resp.Header, resp.Body, o)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", res.finalURL, err)
+	res.page, _ = robotsmeta.ParseLines(nil, nil, o)
+	res.unreachable = pf.Refusal.Kind == rep.RefusedUnreachable
+	msg := "robots.txt disallows this URL for " + a.String()
+	switch pf.Refusal.Kind {
+	case rep.RefusedUnreachable:
+		msg = "robots.txt could not be fetched, so crawlers take every URL of the site as disallowed (RFC 9309 §2.3.1.4)"
+	case rep.RefusedAddress:
+		msg = "its address is loopback, private or link-local, which rep refuses (give -allow-private for a local site)"
 	}
-	if resp.StatusCode >= 400 {
-		res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "http-status", Source: -1,
-			Message: fmt.Sprintf("%s answered HTTP %d: engines do not index error pages, whatever the rules say", res.finalURL, resp.StatusCode)})
+	if len(pf.Redirects) > 0 {
+		msg = "the redirect to " + pf.FinalURL + ": " + msg
 	}
-	return res, nil
+	res.diags = append(res.diags, robotsmeta.Diagnostic{Severity: robotsmeta.Error, Code: "robots-txt-disallowed", Source: -1,
+		Message: msg + ": the page is never fetched, so its robots meta tags and X-Robots-Tag headers are never seen (a noindex there cannot work; Google may still index the bare URL from links)"})
+	return res
+}
+
+// pageRobotsLine says what robots.txt answered for the URL the decision
+// is about, and why.
+func pageRobotsLine(d rep.Decision, a *rep.Agent) string {
+	oc := d.Fetch
+	if oc == nil {
+		return fmt.Sprintf("%s %s for %s", map[bool]string{true: "allows", false: "disallows"}[d.Allowed], d.URL, a)
+	}
+	line := fmt.Sprintf("%s (HTTP %d, %s)", oc.URL, oc.Status, oc.Verdict)
+	if oc.Status == 0 {
+		line = fmt.Sprintf("%s (no answer, %s)", oc.URL, oc.Verdict)
+	}
+	switch {
+	case d.FromFetch():
+		// No rule decided: say what the fetch itself means, and why it
+		// failed.
+		line += ": " + oc.Case.Explain()
+		if oc.Error != "" {
+			line += " (" + oc.Error + ")"
+		}
+	case d.Rule.Line > 0:
+		line += fmt.Sprintf(": line %d %s", d.Rule.Line, d.Rule)
+	case d.Reason != robotstxt.NoRuleMatched:
+		line += ": " + d.Reason.String()
+	}
+	verdict := "allows"
+	if !d.Allowed {
+		verdict = "disallows"
+	}
+	return fmt.Sprintf("%s %s for %s — %s", verdict, d.URL, a, line)
 }

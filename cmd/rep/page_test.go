@@ -141,11 +141,13 @@ func TestPageURL(t *testing.T) {
 			t.Errorf("%s as %s: page fetched %d times, want %d", tt.path, tt.agent, pageHits, tt.hits)
 		}
 	}
-	// A redirect into a disallowed path is not followed.
+	// A redirect into a disallowed path is not followed: the hop is
+	// blocked as the URL itself would be.
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"page", "-allow-private", srv.URL + "/redirect"}, nil, &stdout, &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "robots.txt disallows it") {
-		t.Errorf("redirect: exit %d, stderr %s", code, stderr.String())
+	if code != exitFinding || !strings.Contains(stdout.String(), "not crawlable: robots.txt disallows it") ||
+		!strings.Contains(stdout.String(), "the redirect to "+srv.URL+"/private") {
+		t.Errorf("redirect: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	// Text mode says what was read: the HTML body's size, or why the body
 	// of a PDF was not read.

@@ -31,6 +31,7 @@ func init() {
 const serveUsage = `usage: rep serve [-addr 127.0.0.1:8080] [-store memory|bolt:PATH|redis://HOST:PORT/DB|redis-cluster://HOST:PORT,...]
                  [-rate N] [-burst N] [-origin-rate N] [-origin-burst N] [-trust CIDR]...
                  [-host NAME]... [-cache-size SIZE] [-store-reset] [-allow-private] [-log-format text|json]
+                 [-access-log off|all|'sample N']
 
 Serves the robots.txt tester page at http://ADDR/, the JSON API under /api/
 (check, lint, page, fetch, allowed) and counters at /metrics (Prometheus text
@@ -46,6 +47,11 @@ a fetch beyond a limit gets 429 with Retry-After. A rate of 0 turns a limit
 off. The server fetches only public addresses unless -allow-private is
 given. It stops gracefully on SIGINT or SIGTERM.
 
+Requests are logged on standard error as the fleet can afford: by default
+one request in 100 ('sample 100') and every 5xx or answer slower than a
+second; 'all' logs every request, 'off' none (the /metrics counters and
+latencies count every request either way).
+
 flags:
 `
 
@@ -58,6 +64,12 @@ func runServe(e *env) int {
 	cacheSize := fs.String("cache-size", "32MiB", "memory bound of each robots.txt cache: the parsed files, and the memory store (`SIZE`: 64MiB, 512KiB, 1GiB, bytes)")
 	storeReset := fs.Bool("store-reset", false, "with -store bolt:PATH, move a damaged file aside (PATH.damaged-TIME) and start with an empty cache")
 	logFormat := fs.String("log-format", "text", "log format on standard error: text or json")
+	accessLog := server.DefaultAccessLogEvery
+	fs.Func("access-log", "which requests are logged: off, all, or 'sample N' (one in N, and every 5xx or slow answer; default 'sample 100')", func(v string) error {
+		n, err := parseAccessLog(v)
+		accessLog = n
+		return err
+	})
 	rate := fs.Float64("rate", 5, "outbound fetches per second per client; 0: no per-client limit")
 	burst := fs.Int("burst", 20, "outbound fetches a client may make at once before -rate applies")
 	originRate := fs.Float64("origin-rate", 1, "fetches per second to one site (scheme://host:port); 0: no per-site limit")
@@ -118,7 +130,7 @@ func runServe(e *env) int {
 		fmt.Fprintf(e.stderr, "rep serve: -cache-size: %v\n", err)
 		return exitUsage
 	}
-	cfg := server.Config{Logger: log, AllowPrivate: *allowPrivate, CacheBytes: cacheBytes, Hosts: hosts,
+	cfg := server.Config{Logger: log, AccessLogEvery: accessLog, AllowPrivate: *allowPrivate, CacheBytes: cacheBytes, Hosts: hosts,
 		RatePerSecond: offIfZero(*rate), Burst: *burst, OriginRate: offIfZero(*originRate), OriginBurst: *originBurst, Trust: trust}
 	// go-redis logs connection trouble through a global logger. At start,
 	// an unreachable Redis is one error message below, not four warnings
@@ -293,4 +305,23 @@ func listenHint(err error) string {
 		return "no interface of this machine has that address: give one it has with -addr, e.g. -addr 127.0.0.1:8080"
 	}
 	return ""
+}
+
+// parseAccessLog reads -access-log: off, all, or "sample N" ("sample:N",
+// "sample=N" too), into server.Config.AccessLogEvery.
+func parseAccessLog(v string) (int, error) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch v {
+	case "off", "none":
+		return -1, nil
+	case "all":
+		return 1, nil
+	}
+	if rest, ok := strings.CutPrefix(v, "sample"); ok {
+		rest = strings.TrimLeft(rest, " :=")
+		if n, err := strconv.Atoi(rest); err == nil && n >= 1 {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("%q: use off, all or 'sample N' (N 1 or more)", v)
 }

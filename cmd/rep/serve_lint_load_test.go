@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,14 @@ import (
 // lines to /api/lint at once. rep serve, run as its own process with
 // default flags, stays under 300 MB of resident memory at its peak, every
 // answer is a capped findings list or a 503 asking to retry (never a
-// failure), and /healthz answers within 100 ms meanwhile.
+// failure), and /healthz keeps answering meanwhile.
+//
+// Both bounds are resource bounds, kept on purpose and generous: the
+// memory one is the size the server is documented to fit in, and the
+// health one is a liveness probe's (Kubernetes' defaults: a 1 s timeout,
+// a restart after 3 failures in a row), so a server that fails it under
+// load gets restarted in production. How fast /healthz answers is logged,
+// not asserted.
 func TestServeLintLoad(t *testing.T) {
 	serialOnly(t)
 	const clients, limitMB = 32, 300
@@ -57,25 +63,33 @@ func TestServeLintLoad(t *testing.T) {
 			codes <- resp.StatusCode
 		}()
 	}
-	// /healthz while the lint requests are in flight: 20 probes; the
-	// bound holds for 18 of them, so that one spike of the test machine's
-	// own load (go test runs packages side by side) is not taken for the
-	// server's.
-	time.Sleep(200 * time.Millisecond)
-	var took []time.Duration
-	for range 20 {
-		start := time.Now()
-		resp, err := client.Get(base + "/healthz")
-		if err != nil {
-			t.Fatal(err)
+	// /healthz, probe after probe, while the lint requests are in flight.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	probe := &http.Client{Timeout: time.Second}
+	var probes, failed, inRow, worstRow int
+	var slowest time.Duration
+	for loaded := true; loaded; {
+		select {
+		case <-done:
+			loaded = false
+		default:
 		}
-		resp.Body.Close()
-		took = append(took, time.Since(start))
-		time.Sleep(50 * time.Millisecond)
+		start := time.Now()
+		resp, err := probe.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		slowest = max(slowest, time.Since(start))
+		probes++
+		if err != nil || resp.StatusCode != 200 {
+			failed++
+			inRow++
+			worstRow = max(worstRow, inRow)
+		} else {
+			inRow = 0
+		}
 	}
-	slices.Sort(took)
-	p90, slowest := took[17], took[19]
-	wg.Wait()
 	close(codes)
 	n200 := 0
 	for c := range codes {
@@ -84,12 +98,12 @@ func TestServeLintLoad(t *testing.T) {
 		}
 	}
 	peak := peakRSS(t, pid)
-	t.Logf("%d clients: %d answered, the rest 503; peak RSS %d MB; /healthz 18th of 20 %v, slowest %v", clients, n200, peak, p90, slowest)
+	t.Logf("%d clients: %d answered, the rest 503; peak RSS %d MB; %d /healthz probes, %d over 1 s or failed, slowest %v", clients, n200, peak, probes, failed, slowest)
 	if peak >= limitMB {
 		t.Errorf("peak RSS %d MB: the bound is %d MB", peak, limitMB)
 	}
-	if p90 >= 100*time.Millisecond {
-		t.Errorf("/healthz took %v or more in 3 of 20 probes under load: the bound is 100 ms", p90)
+	if worstRow >= 3 {
+		t.Errorf("/healthz failed or took over 1 s %d times in a row under load: a liveness probe would restart the server", worstRow)
 	}
 	if n200 == 0 {
 		t.Error("no lint request was answered")

@@ -240,14 +240,12 @@ func runVerify(e *env) int {
 // no args or one is "-", one at a time. It reports unparseable entries on
 // stderr and counts them in *bad.
 func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInput, bool) {
-	parse := func(line int, ipText, lineUA string) (verifyInput, bool) {
+	// where names an entry as the other commands do: "argument 2" for the
+	// second argument, "standard input line 7" for a line of stdin.
+	parse := func(where string, line int, ipText, lineUA string) (verifyInput, bool) {
 		ip, err := netip.ParseAddr(strings.Trim(ipText, "[]"))
 		if err != nil {
-			if line > 0 {
-				fmt.Fprintf(e.stderr, "rep verify: line %d: %q is not an IP address\n", line, ipText)
-			} else {
-				fmt.Fprintf(e.stderr, "rep verify: %q is not an IP address\n", ipText)
-			}
+			fmt.Fprintf(e.stderr, "rep verify: %s: %q is not an IP address\n", where, ipText)
 			*bad++
 			return verifyInput{}, false
 		}
@@ -258,16 +256,17 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 	}
 	useStdin := len(args) == 0
 	var sc *bufio.Scanner
-	n := 0
+	n, argN := 0, 0
 	return func() (verifyInput, bool) {
 		for len(args) > 0 {
 			a := args[0]
 			args = args[1:]
+			argN++
 			if a == "-" {
 				useStdin = true
 				continue
 			}
-			if in, ok := parse(0, a, ""); ok {
+			if in, ok := parse(fmt.Sprintf("argument %d", argN), 0, a, ""); ok {
 				return in, true
 			}
 		}
@@ -287,7 +286,7 @@ func verifyInputs(e *env, args []string, ua string, bad *int) func() (verifyInpu
 			if i := strings.IndexByte(ipText, '\t'); i >= 0 {
 				ipText, rest = ipText[:i], ipText[i+1:]+" "+rest
 			}
-			if in, ok := parse(n, ipText, strings.TrimSpace(rest)); ok {
+			if in, ok := parse(fmt.Sprintf("standard input line %d", n), n, ipText, strings.TrimSpace(rest)); ok {
 				return in, true
 			}
 		}

@@ -58,7 +58,9 @@ func runRep(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 func TestVerifyDNS(t *testing.T) {
 	srv := verifyZone(t)
 	cache := t.TempDir()
-	base := []string{"verify", "-resolver", srv.Addr, "-timeout", "300ms", "-cache", cache}
+	// 2 s per lookup: a dropped query ends there, and a loopback answer
+	// comes well within it even on a loaded machine.
+	base := []string{"verify", "-resolver", srv.Addr, "-timeout", "2s", "-cache", cache}
 	const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 	for _, tc := range []struct {
 		name  string
@@ -113,7 +115,7 @@ func TestVerifyDNS(t *testing.T) {
 
 func TestVerifyJSON(t *testing.T) {
 	srv := verifyZone(t)
-	code, out, errOut := runRep(t, "", "verify", "-json", "-resolver", srv.Addr, "-timeout", "300ms", "-cache", t.TempDir(),
+	code, out, errOut := runRep(t, "", "verify", "-json", "-resolver", srv.Addr, "-timeout", "2s", "-cache", t.TempDir(),
 		"-ua", "Googlebot/2.1", "66.249.66.1", "95.216.227.158", "198.51.100.9")
 	if code != exitUsage {
 		t.Errorf("exit %d, want 2 (a DNS timeout)\nstderr: %s", code, errOut)

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep"
@@ -29,13 +24,15 @@ func init() {
 	register(&command{name: "watch", summary: "watch live robots.txt files and report each change in meaning", run: runWatch})
 }
 
-const watchUsage = `usage: rep watch [-dir DIR] [-interval D] [-once] [-format text|json] [-webhook URL]
+const watchUsage = `usage: rep watch [-history DIR|bolt:PATH] [-interval D] [-once] [-format text|json] [-webhook URL]
                  [-agent NAME|PURPOSE ...] [-profile ENGINE] [-allow-private] [-timeout D] URL ...
 
 Fetches the robots.txt of each URL's site as a crawler would (status table,
 redirects, 500 KiB; see rep fetch), keeps every version that differs in text
-or in how it was fetched in a history directory (-dir: an index.jsonl of
-versions with their fetch outcome and time, and the bodies), and reports
+or in how it was fetched in a history (-history DIR: a directory per site
+with an index.jsonl of versions, their fetch outcome and time, and the
+bodies; -history bolt:PATH: the same records in one bbolt file, which one
+rep watch at a time can open), and reports
 each change in meaning as rep diff does: which crawler now reads which rule,
 which URLs flip. A change of comments, order or case only is recorded, not
 reported. A change in how the file is fetched is reported: a 200 becoming a
@@ -71,7 +68,8 @@ func runWatch(e *env) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	cs := addCrawlerSet(fs, "report for")
-	dir := fs.String("dir", defaultWatchDir(), "history `DIR`")
+	hist := fs.String("history", defaultWatchDir(), "keep the history in `DIR`, or in the bbolt file PATH with bolt:PATH")
+	dir := fs.String("dir", "", "same as -history `DIR`")
 	interval := fs.Duration("interval", time.Hour, "check each site at most every `D` (a site's copy is kept until it expires)")
 	once := fs.Bool("once", false, "check each site once and exit (for cron)")
 	force := fs.Bool("force", false, "-once: fetch even a site whose recorded copy has not expired")
@@ -126,16 +124,25 @@ func runWatch(e *env) int {
 		return fail("%v", err)
 	}
 	w := &watcher{
-		e: e, dir: *dir, interval: *interval, agents: list, engine: eng, format: *format, webhook: *webhook,
+		e: e, interval: *interval, agents: list, engine: eng, format: *format, webhook: *webhook,
 		now: time.Now, after: time.After,
 	}
 	w.fetcher, err = watchFetcher(*allowPrivate, *timeout, func() time.Time { return w.now() })
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := os.MkdirAll(w.dir, 0o755); err != nil {
-		return fail("-dir: %v", err)
+	if *dir != "" {
+		histSet := false
+		fs.Visit(func(f *flag.Flag) { histSet = histSet || f.Name == "history" })
+		if histSet {
+			return fail("give -history or -dir, not both")
+		}
+		*hist = *dir
 	}
+	if w.hist, err = openHistory(*hist); err != nil {
+		return fail("-history: %v", err)
+	}
+	defer w.hist.Close()
 	if *once {
 		reported := false
 		for _, o := range origins {
@@ -167,7 +174,7 @@ func watchFetcher(allowPrivate bool, timeout time.Duration, now func() time.Time
 // watcher checks sites, keeps their history and reports changes.
 type watcher struct {
 	e        *env
-	dir      string
+	hist     history
 	interval time.Duration
 	agents   []*rep.Agent
 	engine   engine.Engine
@@ -181,142 +188,6 @@ type watcher struct {
 	client *http.Client
 }
 
-// record is one version in a site's history (a line of index.jsonl).
-type record struct {
-	N       int                 `json:"n"`
-	Time    time.Time           `json:"time"`
-	Outcome robotsfetch.Outcome `json:"outcome"`
-	// SHA256 names the body's file (SHA256.txt); Bytes is its size.
-	SHA256 string `json:"sha256"`
-	Bytes  int    `json:"bytes"`
-	// Changed is set when the version differs in meaning from the one
-	// before; Summary says how (robotsdiff.Diff.Summary).
-	Changed bool   `json:"changed"`
-	Summary string `json:"summary,omitempty"`
-}
-
-// siteDir is the directory of an origin's history: its name made safe
-// for a file system, and a hash so that no two origins share one.
-func (w *watcher) siteDir(origin string) string {
-	safe := strings.Map(func(r rune) rune {
-		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '.' || r == '-' {
-			return r
-		}
-		return '_'
-	}, strings.ToLower(origin))
-	h := sha256.Sum256([]byte(origin))
-	return filepath.Join(w.dir, safe+"-"+hex.EncodeToString(h[:4]))
-}
-
-// maxIndexLine bounds one line of index.jsonl.
-const maxIndexLine = 1 << 20
-
-// last returns the last version recorded for origin, nil when none.
-func (w *watcher) last(origin string) (*record, error) {
-	fh, err := os.Open(filepath.Join(w.siteDir(origin), "index.jsonl"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 64<<10), maxIndexLine)
-	var last *record
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s line %d: %v", fh.Name(), n, err)
-		}
-		last = &r
-	}
-	return last, sc.Err()
-}
-
-// body reads a recorded version's body.
-func (w *watcher) body(origin string, r *record) ([]byte, error) {
-	if r.SHA256 == "" {
-		return nil, nil
-	}
-	return os.ReadFile(filepath.Join(w.siteDir(origin), r.SHA256+".txt"))
-}
-
-// save appends a version to origin's history: the body first (written
-// whole, then renamed), then its line in the index.
-func (w *watcher) save(origin string, r *record, body []byte) error {
-	d := w.siteDir(origin)
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		return err
-	}
-	if len(body) > 0 {
-		sum := sha256.Sum256(body)
-		r.SHA256 = hex.EncodeToString(sum[:])
-		p := filepath.Join(d, r.SHA256+".txt")
-		if _, err := os.Stat(p); err != nil {
-			tmp := p + ".tmp"
-			if err := os.WriteFile(tmp, body, 0o644); err != nil {
-				return err
-			}
-			if err := os.Rename(tmp, p); err != nil {
-				return err
-			}
-		}
-	}
-	r.Bytes = len(body)
-	line, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	fh, err := os.OpenFile(filepath.Join(d, "index.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := fh.Write(append(line, '\n')); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
-}
-
-// checked returns the outcome of origin's last fetch (checked.json), nil
-// when it was never fetched.
-func (w *watcher) checked(origin string) (*robotsfetch.Outcome, error) {
-	b, err := os.ReadFile(filepath.Join(w.siteDir(origin), "checked.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var o robotsfetch.Outcome
-	if err := json.Unmarshal(b, &o); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(w.siteDir(origin), "checked.json"), err)
-	}
-	return &o, nil
-}
-
-// setChecked records the outcome of origin's last fetch, replacing the one
-// before: when the copy expires and when the next check is due.
-func (w *watcher) setChecked(origin string, o *robotsfetch.Outcome) error {
-	d := w.siteDir(origin)
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		return err
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(d, "checked.json.tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(d, "checked.json"))
-}
-
 // sameFetch reports whether two outcomes read alike: status, case,
 // verdict, where the body came from, and whether it is an HTML page.
 func sameFetch(a, b *robotsfetch.Outcome) bool {
@@ -328,11 +199,11 @@ func sameFetch(a, b *robotsfetch.Outcome) bool {
 // fresh (and not force), records a version that differs in text or fetch,
 // and reports a change in meaning. It returns whether it reported one.
 func (w *watcher) check(origin string, force bool) (bool, error) {
-	prev, err := w.last(origin)
+	prev, err := w.hist.last(origin)
 	if err != nil {
 		return false, err
 	}
-	if c, err := w.checked(origin); err != nil {
+	if c, err := w.hist.checked(origin); err != nil {
 		return false, err
 	} else if c != nil && !force && w.now().Before(c.ExpiresAt) {
 		return false, nil
@@ -342,7 +213,7 @@ func (w *watcher) check(origin string, force bool) (bool, error) {
 		return false, err
 	}
 	cur := r.Outcome
-	if err := w.setChecked(origin, &cur); err != nil {
+	if err := w.hist.setChecked(origin, &cur); err != nil {
 		return false, err
 	}
 	var body []byte
@@ -352,9 +223,9 @@ func (w *watcher) check(origin string, force bool) (bool, error) {
 	rec := &record{Time: w.now().UTC(), Outcome: cur}
 	if prev == nil {
 		rec.N = 1
-		return false, w.save(origin, rec, body)
+		return false, w.hist.save(origin, rec, body)
 	}
-	old, err := w.body(origin, prev)
+	old, err := w.hist.body(origin, prev)
 	if err != nil {
 		return false, err
 	}
@@ -373,7 +244,7 @@ func (w *watcher) check(origin string, force bool) (bool, error) {
 	if rec.Changed {
 		rec.Summary = d.Summary()
 	}
-	if err := w.save(origin, rec, body); err != nil {
+	if err := w.hist.save(origin, rec, body); err != nil {
 		return false, err
 	}
 	if !rec.Changed {
@@ -467,7 +338,7 @@ func (w *watcher) post(payload []byte) error {
 // expires, and not before interval after that fetch; now when it was
 // never fetched.
 func (w *watcher) due(origin string) (time.Time, error) {
-	o, err := w.checked(origin)
+	o, err := w.hist.checked(origin)
 	if err != nil || o == nil {
 		return time.Time{}, err
 	}

@@ -72,13 +72,42 @@ func (s *changingSite) count() int {
 // reported, a change in meaning and a 503 are each reported once (exit 1),
 // and a copy that has not expired is not fetched again without -force.
 func TestWatchOnce(t *testing.T) {
+	for _, backend := range []string{"dir", "bolt"} {
+		t.Run(backend, func(t *testing.T) { testWatchOnce(t, backend) })
+	}
+}
+
+// historyArg is -history for a backend in a fresh temporary directory.
+func historyArg(t *testing.T, backend string) string {
+	if backend == "bolt" {
+		return "bolt:" + filepath.Join(t.TempDir(), "watch.db")
+	}
+	return t.TempDir()
+}
+
+// historyOf is what a backend recorded for origin: "N:status:changed"
+// per version.
+func historyOf(t *testing.T, h history, origin string) string {
+	t.Helper()
+	vs, err := h.versions(origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range vs {
+		got = append(got, fmt.Sprintf("%d:%d:%v", r.N, r.Outcome.Status, r.Changed))
+	}
+	return strings.Join(got, " ")
+}
+
+func testWatchOnce(t *testing.T, backend string) {
 	site := &changingSite{}
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	dir := t.TempDir()
+	hist := historyArg(t, backend)
 	watch := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		a := append([]string{"watch", "-once", "-dir", dir, "-allow-private", "-agent", "Googlebot"}, args...)
+		a := append([]string{"watch", "-once", "-history", hist, "-allow-private", "-agent", "Googlebot"}, args...)
 		code := run(context.Background(), append(a, srv.URL+"/"), strings.NewReader(""), &out, &errb)
 		return code, out.String(), errb.String()
 	}
@@ -117,24 +146,37 @@ func TestWatchOnce(t *testing.T) {
 	}
 	// The history: the baseline, the text-only version, the meaning
 	// change and the 503, in order.
-	dirs, _ := os.ReadDir(dir)
-	if len(dirs) != 1 {
-		t.Fatalf("%d site directories", len(dirs))
-	}
-	idx, err := os.ReadFile(filepath.Join(dir, dirs[0].Name(), "index.jsonl"))
+	h, err := openHistory(hist)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, l := range strings.Split(strings.TrimSpace(string(idx)), "\n") {
-		var r record
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
+	defer h.Close()
+	if got, want := historyOf(t, h, srv.URL), "1:200:false 2:200:false 3:200:true 4:503:true"; got != want {
+		t.Errorf("history %q, want %q", got, want)
+	}
+	if backend == "dir" {
+		// The directory's layout: one directory per site, its index.
+		dirs, _ := os.ReadDir(hist)
+		if len(dirs) != 1 {
+			t.Fatalf("%d site directories", len(dirs))
+		}
+		idx, err := os.ReadFile(filepath.Join(hist, dirs[0].Name(), "index.jsonl"))
+		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, fmt.Sprintf("%d:%d:%v", r.N, r.Outcome.Status, r.Changed))
+		if n := strings.Count(string(idx), "\n"); n != 4 {
+			t.Errorf("index.jsonl has %d lines, want 4", n)
+		}
 	}
-	if want := "1:200:false 2:200:false 3:200:true 4:503:true"; strings.Join(got, " ") != want {
-		t.Errorf("history %q, want %q", strings.Join(got, " "), want)
+	// The versions' bodies: the baseline's is the first state's text.
+	last, err := h.last(srv.URL)
+	if err != nil || last == nil || last.N != 4 || last.SHA256 != "" {
+		t.Fatalf("last version %+v, %v: want 4, the 503, without a body", last, err)
+	}
+	vs, _ := h.versions(srv.URL)
+	b, err := h.body(srv.URL, &vs[0])
+	if err != nil || string(b) != siteStates[0] {
+		t.Errorf("version 1's body %q, %v", b, err)
 	}
 }
 
@@ -144,6 +186,12 @@ func TestWatchOnce(t *testing.T) {
 // wait for each copy to expire (max-age 600) rather than the shorter
 // interval.
 func TestWatchLoop(t *testing.T) {
+	for _, backend := range []string{"dir", "bolt"} {
+		t.Run(backend, func(t *testing.T) { testWatchLoop(t, backend) })
+	}
+}
+
+func testWatchLoop(t *testing.T, backend string) {
 	var mu sync.Mutex
 	clock := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
@@ -163,7 +211,12 @@ func TestWatchLoop(t *testing.T) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	e := &env{ctx: ctx, stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
-	w := &watcher{e: e, dir: t.TempDir(), interval: time.Minute, format: "json", webhook: hook.URL, now: now}
+	h, err := openHistory(historyArg(t, backend))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	w := &watcher{e: e, hist: h, interval: time.Minute, format: "json", webhook: hook.URL, now: now}
 	w.after = func(d time.Duration) <-chan time.Time {
 		if site.count() >= len(siteStates) {
 			cancel() // every state served: stop
@@ -176,7 +229,6 @@ func TestWatchLoop(t *testing.T) {
 		c <- clock
 		return c
 	}
-	var err error
 	if w.fetcher, err = watchFetcher(true, 5*time.Second, now); err != nil {
 		t.Fatal(err)
 	}
@@ -218,6 +270,16 @@ func TestWatchLoop(t *testing.T) {
 			t.Errorf("fetch %d came %v after the one before, want 10m0s", i, d)
 		}
 	}
+	// Each version recorded at the injected clock's time of its fetch.
+	if got, want := historyOf(t, h, srv.URL), "1:200:false 2:200:false 3:200:true 4:503:true"; got != want {
+		t.Errorf("history %q, want %q", got, want)
+	}
+	vs, _ := h.versions(srv.URL)
+	for i, r := range vs {
+		if !r.Time.Equal(site.times[i]) {
+			t.Errorf("version %d recorded at %v, fetched at %v", r.N, r.Time, site.times[i])
+		}
+	}
 }
 
 // TestWatchWebhookFails: a webhook answering 500 costs that report, said
@@ -239,5 +301,75 @@ func TestWatchWebhookFails(t *testing.T) {
 		if i == 1 && !strings.Contains(errb.String(), "webhook: "+hook.URL+" answered 500") {
 			t.Errorf("stderr %q", errb.String())
 		}
+	}
+}
+
+// TestWatchFetchChanges: the fetch-level changes the issue names are each
+// reported once by rep watch -once, though the rules read stay the same:
+// a redirect appearing (same body at its target), then an HTML page
+// served with 200 in place of the file; both history backends.
+func TestWatchFetchChanges(t *testing.T) {
+	for _, backend := range []string{"dir", "bolt"} {
+		t.Run(backend, func(t *testing.T) {
+			var mu sync.Mutex
+			state := 0
+			body := "User-agent: *\nDisallow: /private/\n"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				st := state
+				mu.Unlock()
+				switch {
+				case r.URL.Path == "/moved/robots.txt":
+					io.WriteString(w, body)
+				case st == 1:
+					http.Redirect(w, r, "/moved/robots.txt", http.StatusMovedPermanently)
+				case st == 2:
+					w.Header().Set("Content-Type", "text/html; charset=utf-8")
+					io.WriteString(w, "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Password</body></html>\n")
+				default:
+					io.WriteString(w, body)
+				}
+			}))
+			defer srv.Close()
+			hist := historyArg(t, backend)
+			steps := []struct {
+				state, code int
+				want        string
+			}{
+				{0, 0, ""},
+				{1, 1, "now redirected (1 hop(s)) to " + srv.URL + "/moved/robots.txt"},
+				{1, 0, ""}, // the same redirect again: nothing new
+				{2, 1, "now an HTML page, not a robots.txt"},
+			}
+			for i, s := range steps {
+				mu.Lock()
+				state = s.state
+				mu.Unlock()
+				var out, errb bytes.Buffer
+				code := run(context.Background(), []string{"watch", "-once", "-force", "-history", hist, "-allow-private", "-agent", "Googlebot", srv.URL}, strings.NewReader(""), &out, &errb)
+				if code != s.code {
+					t.Fatalf("step %d: exit %d, want %d; stderr %s", i, code, s.code, errb.String())
+				}
+				if s.want == "" && out.Len() > 0 || !strings.Contains(out.String(), s.want) {
+					t.Errorf("step %d: report %q, want %q", i, out.String(), s.want)
+				}
+			}
+		})
+	}
+}
+
+// TestWatchBoltHeld: a bolt history another watch holds is refused with
+// exit 2 once bbolt's lock wait (a second) ends, not waited on forever.
+func TestWatchBoltHeld(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "watch.db")
+	h, err := openHistory("bolt:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"watch", "-once", "-history", "bolt:" + path, "https://example.com/"}, strings.NewReader(""), &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "another process holds it") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }

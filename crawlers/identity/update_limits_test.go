@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rep-toolkit/rep/crawlers"
@@ -53,22 +54,24 @@ func (d *deadlineTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 // TestUpdateTimeout: each fetch is bounded by Updater.Timeout, 30 seconds
-// when zero.
-func TestUpdateTimeout(t *testing.T) {
+// when zero. It runs in a synctest bubble, whose clock stands still until
+// the request is sent: its deadline is the Timeout away exactly.
+func TestUpdateTimeout(t *testing.T) { synctest.Test(t, testUpdateTimeout) }
+
+func testUpdateTimeout(t *testing.T) {
 	gptbot, _ := crawlers.ListByID("openai-gptbot")
 	for _, tc := range []struct {
-		timeout  time.Duration
-		min, max time.Duration
+		timeout, want time.Duration
 	}{
-		{0, 29 * time.Second, 30 * time.Second},
-		{-time.Second, 29 * time.Second, 30 * time.Second},
-		{2 * time.Second, time.Second, 2 * time.Second},
+		{0, 30 * time.Second},
+		{-time.Second, 30 * time.Second},
+		{2 * time.Second, 2 * time.Second},
 	} {
 		tr := &deadlineTransport{}
 		u := &Updater{Dir: t.TempDir(), Client: &http.Client{Transport: tr}, Timeout: tc.timeout}
 		u.Update(context.Background(), []*crawlers.List{gptbot}, nil)
-		if tr.left <= tc.min || tr.left > tc.max {
-			t.Errorf("Timeout %v: fetch deadline in %v, want in (%v, %v]", tc.timeout, tr.left, tc.min, tc.max)
+		if tr.left != tc.want {
+			t.Errorf("Timeout %v: fetch deadline in %v, want %v", tc.timeout, tr.left, tc.want)
 		}
 	}
 }

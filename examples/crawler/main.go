@@ -17,13 +17,15 @@ import (
 
 func main() {
 	c, _ := rep.New("ExampleCrawler/1.0 (+https://example.com/bot)")
-	fmt.Println(strings.Join(Crawl(context.Background(), c, os.Args[1:], 100), "\n"))
+	fmt.Println(strings.Join(Crawl(context.Background(), c.Client(), os.Args[1:], 100), "\n"))
 }
 
-// Crawl visits the pages under each seed, one goroutine per seed, up to limit
-// URLs each, and reports each URL: fetched (index=true or false) or skipped.
-func Crawl(ctx context.Context, c *rep.Crawler, seeds []string, limit int) (report []string) {
-	client, mu, wg := c.Client(), sync.Mutex{}, sync.WaitGroup{}
+// Crawl visits the pages under each seed through client (a rep Crawler's
+// Client: robots.txt checked and Crawl-delay kept on each request and
+// redirect hop), one goroutine per seed, up to limit URLs each, and reports
+// each URL: fetched (index=true or false) or skipped.
+func Crawl(ctx context.Context, client *http.Client, seeds []string, limit int) (report []string) {
+	mu, wg := sync.Mutex{}, sync.WaitGroup{}
 	for _, seed := range seeds {
 		wg.Go(func() {
 			queue, seen := []string{seed}, map[string]bool{seed: true}

@@ -9,25 +9,29 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
-// site is a loopback site with its own robots.txt; it records what it was
-// asked and when.
+// site is a site with its own robots.txt, answered in memory (see web);
+// it records what it was asked and when.
 type site struct {
-	*httptest.Server
-	mu    sync.Mutex
-	asked []string
-	at    []time.Time
+	URL     string
+	handler http.HandlerFunc
+	mu      sync.Mutex
+	asked   []string
+	at      []time.Duration // since the crawl started, on the bubble's clock
 }
 
-func newSite(t *testing.T, robots string, robotsStatus int, pages map[string]func(w http.ResponseWriter, r *http.Request)) *site {
-	s := &site{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func newSite(url, robots string, robotsStatus int, pages map[string]func(w http.ResponseWriter, r *http.Request)) *site {
+	s := &site{URL: url}
+	start := time.Now()
+	s.handler = func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.asked, s.at = append(s.asked, r.URL.Path), append(s.at, time.Now())
+		s.asked, s.at = append(s.asked, r.URL.Path), append(s.at, time.Since(start))
 		s.mu.Unlock()
 		if r.URL.Path == "/robots.txt" {
 			w.WriteHeader(robotsStatus)
@@ -40,9 +44,25 @@ func newSite(t *testing.T, robots string, robotsStatus int, pages map[string]fun
 			return
 		}
 		http.NotFound(w, r)
-	}))
-	t.Cleanup(s.Close)
+	}
 	return s
+}
+
+// web answers each request with the handler of the site its URL names,
+// in memory: a synctest bubble's clock stands still while a goroutine
+// waits on a socket, so the crawl runs without one.
+type web map[string]*site
+
+func (w web) RoundTrip(r *http.Request) (*http.Response, error) {
+	s, ok := w[r.URL.Scheme+"://"+r.URL.Host]
+	if !ok {
+		return nil, fmt.Errorf("no site at %s", r.URL.Host)
+	}
+	rec := httptest.NewRecorder()
+	s.handler(rec, r)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
 }
 
 func html(body string) func(w http.ResponseWriter, r *http.Request) {
@@ -60,8 +80,15 @@ func redirect(to string) func(w http.ResponseWriter, r *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusMovedPermanently) }
 }
 
+// TestCrawl runs in a synctest bubble, whose clock moves only when every
+// goroutine waits: the pacing is seen at the exact times the crawler's
+// slots fall, whatever the load on the machine.
 func TestCrawl(t *testing.T) {
-	a := newSite(t, "User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n", 200, map[string]func(http.ResponseWriter, *http.Request){
+	synctest.Test(t, testCrawl)
+}
+
+func testCrawl(t *testing.T) {
+	a := newSite("http://127.0.0.1:8001", "User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n", 200, map[string]func(http.ResponseWriter, *http.Request){
 		"/": html(`<a href="/news">News</a> <a href="/old">Old</a> <a href="/private/direct">Admin</a>
 			<a href="/hdr-noindex">1</a> <a href="/hdr-nofollow">2</a> <a href="/meta-noindex#top">3</a> <a href="/news#again">News</a>`),
 		"/news":              html(`<meta name="robots" content="nofollow"><a href="/hidden-meta">hidden</a>`),
@@ -72,17 +99,19 @@ func TestCrawl(t *testing.T) {
 		"/hdr-nofollow":      header("X-Robots-Tag", "examplecrawler: nofollow", `<a href="/hidden-hdr">hidden</a>`),
 		"/old":               redirect("/private/moved"),
 	})
-	b := newSite(t, "", http.StatusServiceUnavailable, map[string]func(http.ResponseWriter, *http.Request){"/": html(`<a href="/x">x</a>`)})
-	c := newSite(t, "User-agent: ExampleCrawler\nDisallow: /secret\n\nUser-agent: *\nDisallow: /\n", 200, map[string]func(http.ResponseWriter, *http.Request){
+	b := newSite("http://127.0.0.2:8002", "", http.StatusServiceUnavailable, map[string]func(http.ResponseWriter, *http.Request){"/": html(`<a href="/x">x</a>`)})
+	c := newSite("http://127.0.0.3:8003", "User-agent: ExampleCrawler\nDisallow: /secret\n\nUser-agent: *\nDisallow: /\n", 200, map[string]func(http.ResponseWriter, *http.Request){
 		"/":     html(`<a href="/secret">s</a> <a href="/open">o</a> <a href="` + a.URL + `/elsewhere">a</a>`),
 		"/open": html(`ok`),
 	})
 
-	crawler, err := rep.New("ExampleCrawler/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: 10 * time.Millisecond}))
+	sites := web{a.URL: a, b.URL: b, c.URL: c}
+	crawler, err := rep.New("ExampleCrawler/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: 10 * time.Millisecond}),
+		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: sites}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Crawl(context.Background(), crawler, []string{a.URL + "/", b.URL + "/", c.URL + "/"}, 100)
+	got := Crawl(context.Background(), &http.Client{Transport: crawler.Transport(sites)}, []string{a.URL + "/", b.URL + "/", c.URL + "/"}, 100)
 	slices.Sort(got)
 	want := []string{
 		"fetched A/ index=true",
@@ -128,9 +157,18 @@ func TestCrawl(t *testing.T) {
 		}
 	}
 	// A's Crawl-delay (0.2 s, above the 10 ms minimum) kept between its 8
-	// pages (a request reaches the server a little after its slot, so
-	// the span is measured, not each gap).
-	if span := a.at[len(a.at)-1].Sub(a.at[1]); span < 7*200*time.Millisecond-20*time.Millisecond {
-		t.Errorf("8 pages of A in %v, want 7 Crawl-delays of 0.2 s", span)
+	// pages, C's 10 ms minimum between its 2. robots.txt is paced like any
+	// request: it takes the first slot, before its Crawl-delay is known,
+	// so the first page follows it by the 10 ms minimum.
+	for _, tc := range []struct {
+		s    *site
+		want string
+	}{
+		{a, "[0s 10ms 210ms 410ms 610ms 810ms 1.01s 1.21s 1.41s]"},
+		{c, "[0s 10ms 20ms]"},
+	} {
+		if got := fmt.Sprint(tc.s.at); got != tc.want {
+			t.Errorf("%s asked at %s, want %s", tc.s.URL, got, tc.want)
+		}
 	}
 }

@@ -141,18 +141,13 @@ func doors(t *testing.T, port string) {
 		_, err = (&botauth.Fetcher{AllowHTTP: true}).Fetch(ctx, base+botauth.WellKnownPath)
 		blocked("botauth", err)
 
-		var pageErr string
-		rep, err := crawl.Run(ctx, crawl.Config{Start: base + "/", MaxPages: 5, OnPage: func(p *crawl.Page) {
-			if p.URL == base+"/" {
-				pageErr = p.Error + p.Skipped
-			}
-		}})
-		if err != nil {
-			t.Fatalf("crawl %s: %v", base, err)
-		}
-		// crawl reports in words: the start page's error names the target.
-		if !strings.Contains(pageErr, "address "+want.String()) || rep.Fetched != 0 {
-			t.Errorf("crawl %s: start page error %q, %d fetched; want the target %s refused", base, pageErr, rep.Fetched, want)
+		// crawl: the site's robots.txt is refused, so the site could not
+		// be read at all (a SiteError naming the target), nothing fetched.
+		rep, err := crawl.Run(ctx, crawl.Config{Start: base + "/", MaxPages: 5})
+		var se *crawl.SiteError
+		blocked("crawl", err)
+		if !errors.As(err, &se) || se.Cause != crawl.CauseRefusedAddress || rep == nil || rep.Fetched != 0 {
+			t.Errorf("crawl %s: %v (report %v); want a refused-address SiteError and nothing fetched", base, err, rep)
 		}
 
 		for _, path := range []string{"/api/fetch", "/api/crawl"} {

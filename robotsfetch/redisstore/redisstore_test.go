@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/testkit"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -51,19 +52,15 @@ func startRedis(t testing.TB) *redisServer {
 	t.Cleanup(s.stop)
 	s.client = redis.NewClient(&redis.Options{Addr: s.addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { s.client.Close() })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	if !testkit.Until(time.Minute, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := s.client.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not answer: %v\n%s", s.addr, err, s.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		defer cancel()
+		err = s.client.Ping(ctx).Err()
+		return err == nil
+	}) {
+		t.Fatalf("redis-server on %s did not answer: %v\n%s", s.addr, err, s.out.String())
 	}
+	return s
 }
 
 func (s *redisServer) stop() {

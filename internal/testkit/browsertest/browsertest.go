@@ -8,9 +8,11 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -48,4 +50,20 @@ func Start(t testing.TB, width, height int) context.Context {
 	}
 	t.Cleanup(func() { cancelB(); cancelA() })
 	return bctx
+}
+
+// Wait is the one way a browser test waits: it polls a JavaScript
+// condition (an element present, a text shown, an attribute set) until it
+// is true, and fails with the condition when it has not become true in
+// 2 minutes (the Site tab's crawl reads a 50 MB sitemap): a guard against
+// a hang, not a claim about speed. A test never sleeps: it names the
+// state of the page it needs.
+func Wait(cond string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))(ctx, t)
+		if err != nil {
+			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", cond, err)
+		}
+		return chromedp.Void{}, nil
+	}
 }

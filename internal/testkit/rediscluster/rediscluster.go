@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/rep-toolkit/rep/internal/testkit"
 )
 
 // Node is one redis-server in cluster mode, in its own directory
@@ -130,41 +132,34 @@ func (c *Cluster) WaitPing(t testing.TB, n *Node) {
 	t.Helper()
 	rc := nodeClient(n)
 	defer rc.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var err error
+	if !testkit.Until(time.Minute, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := rc.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on %s did not answer: %v\n%s", n.Addr(), err, n.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		defer cancel()
+		err = rc.Ping(ctx).Err()
+		return err == nil
+	}) {
+		t.Fatalf("redis-server on %s did not answer: %v\n%s", n.Addr(), err, n.out.String())
 	}
 }
 
 // WaitOK waits until every given node says cluster_state:ok.
 func (c *Cluster) WaitOK(t testing.TB, nodes ...*Node) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
 	for _, n := range nodes {
 		rc := nodeClient(n)
-		for {
+		var info string
+		var err error
+		ok := testkit.Until(time.Minute, func() bool {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			info, err := rc.ClusterInfo(ctx).Result()
-			cancel()
-			if err == nil && strings.Contains(info, "cluster_state:ok") {
-				break
-			}
-			if time.Now().After(deadline) {
-				rc.Close()
-				t.Fatalf("cluster node %s not ok: %v\n%s", n.Addr(), err, info)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			defer cancel()
+			info, err = rc.ClusterInfo(ctx).Result()
+			return err == nil && strings.Contains(info, "cluster_state:ok")
+		})
 		rc.Close()
+		if !ok {
+			t.Fatalf("cluster node %s not ok: %v\n%s", n.Addr(), err, info)
+		}
 	}
 }
 
@@ -173,21 +168,17 @@ func (c *Cluster) WaitOK(t testing.TB, nodes ...*Node) {
 // cluster_state:ok.
 func (c *Cluster) WaitFailover(t testing.TB, nodes []*Node, masters int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		n := 0
+	n := 0
+	if !testkit.Until(time.Minute, func() bool {
+		n = 0
 		for _, node := range nodes {
 			if Role(node) == "master" {
 				n++
 			}
 		}
-		if n == masters {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no failover: %d masters, want %d", n, masters)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return n == masters
+	}) {
+		t.Fatalf("no failover: %d masters, want %d", n, masters)
 	}
 	c.WaitOK(t, nodes...)
 }

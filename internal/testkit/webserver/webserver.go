@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/testkit"
 )
 
 // Need returns the path of the server's program, or fails the test when
@@ -83,22 +85,26 @@ func Start(t testing.TB, port int, name string, env []string, args ...string) {
 			<-done
 		}
 	})
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+	var exited error
+	listening := false
+	if !testkit.Until(time.Minute, func() bool {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 		if err == nil {
 			c.Close()
-			return
+			listening = true
+			return true
 		}
 		select {
-		case err := <-done:
-			done <- err
-			t.Fatalf("%s exited: %v\n%s", name, err, out.String())
+		case exited = <-done:
+			done <- exited
+			return true
 		default:
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %d:\n%s", name, port, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	}) {
+		t.Fatalf("%s did not listen on %d in a minute:\n%s", name, port, out.String())
+	}
+	if !listening {
+		t.Fatalf("%s exited: %v\n%s", name, exited, out.String())
 	}
 }
