@@ -548,7 +548,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("lint filter and groups", func(t *testing.T) {
 		ctx, cancel, con := tab(t, bctx)
 		var b strings.Builder
-		b.WriteString("User-agent: *\nDisallow: /\n\nUser-agent: examplebot\nDisalow /tmp\nFoo: bar\n")
+		// examplebot's own Disallow: / keeps the * group's from being the
+		// "everyone else" of an allow-list (an info): it stays an error.
+		b.WriteString("User-agent: *\nDisallow: /\n\nUser-agent: examplebot\nDisalow /tmp\nDisallow: /\nFoo: bar\n")
 		for i := range 40 {
 			fmt.Fprintf(&b, "Allow: /page-%d*\n", i)
 		}
