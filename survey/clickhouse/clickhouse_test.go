@@ -135,7 +135,7 @@ func TestClickHouseReport(t *testing.T) {
 	for _, input := range []string{"$ROBOTS", "captures.jsonl"} {
 		t.Run(strings.TrimPrefix(input, "$"), func(t *testing.T) {
 			sh(t, `clickhouse-client --port $PORT --query 'TRUNCATE TABLE rep.survey_v1'`)
-			sh(t, `$REP survey -agent ai-training,search -out csv ` + input + ` | clickhouse-client --port $PORT --query 'INSERT INTO rep.survey_v1 FORMAT CSVWithNames'`)
+			sh(t, `$REP survey -agent ai-training,search -out csv `+input+` | clickhouse-client --port $PORT --query 'INSERT INTO rep.survey_v1 FORMAT CSVWithNames'`)
 			got := sh(t, `clickhouse-client --port $PORT --output_format_json_quote_64bit_integers=0 < report.sql`)
 			var want survey.Report
 			if err := json.Unmarshal([]byte(sh(t, `$REP survey -agent ai-training,search -report json `+input)), &want); err != nil {
