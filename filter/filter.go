@@ -119,8 +119,8 @@ type Filter struct {
 	st    *survey.Store
 	o     Options
 	hosts map[string][]int32 // host → captures by time
-	times map[int32]int64    // capture → unix nanoseconds (0 unknown)
-	cache *lru
+	times []int64            // by capture: unix nanoseconds (0 unknown)
+	cache *cache
 }
 
 // ErrNoAgents is returned by New without crawlers.
@@ -135,12 +135,10 @@ func New(st *survey.Store, o Options) (*Filter, error) {
 		o.CacheBytes = 256 << 20
 	}
 	st.Done()
-	f := &Filter{st: st, o: o, hosts: st.Hosts(), times: map[int32]int64{}, cache: newLRU(o.CacheBytes)}
-	for _, l := range f.hosts {
-		for _, i := range l {
-			if t := st.Time(int(i)); !t.IsZero() {
-				f.times[i] = t.UnixNano()
-			}
+	f := &Filter{st: st, o: o, hosts: st.Hosts(), times: make([]int64, st.Len()), cache: newCache(st.Len(), o.CacheBytes)}
+	for i := range f.times {
+		if t := st.Time(i); !t.IsZero() {
+			f.times[i] = t.UnixNano()
 		}
 	}
 	return f, nil
@@ -235,8 +233,8 @@ func (f *Filter) pick(caps []int32, date time.Time) int32 {
 	}
 	t := date.UnixNano()
 	i := sort.Search(len(caps), func(i int) bool {
-		ct, ok := f.times[caps[i]]
-		return ok && ct > t
+		ct := f.times[caps[i]]
+		return ct != 0 && ct > t
 	})
 	if i == 0 {
 		return -1
@@ -246,12 +244,12 @@ func (f *Filter) pick(caps []int32, date time.Time) int32 {
 
 // entry is a capture parsed for the filter's crawlers.
 type entry struct {
-	ci         int32
-	class      survey.Class
-	robots     []*robotsfetch.Robots // one per parse options
-	groups     []group               // distinct groups, in order of their first crawler
-	size       int64
-	prev, next *entry
+	ci     int32
+	class  survey.Class
+	robots []*robotsfetch.Robots // one per parse options
+	groups []group               // distinct groups, in order of their first crawler
+	size   int64
+	ref    bool // used since the cache's hand last passed
 }
 
 // group is a group obeyed by one or more crawlers; agent is the first.

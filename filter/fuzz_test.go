@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/survey"
 )
 
@@ -104,3 +105,33 @@ func (r *byteReader) Read(p []byte) (int, error) {
 }
 
 func bytesReader(b []byte) *byteReader { return &byteReader{b: b} }
+
+// FuzzAppendJSON checks the verdict writer's strings against
+// encoding/json: byte for byte the same (HTML escapes, invalid UTF-8
+// replaced), and the whole verdict decodes back to the URL and rule.
+func FuzzAppendJSON(f *testing.F) {
+	for _, s := range []string{"https://a.test/x", "https://a.test/\"<x>&\\", "https://a.test/\xff\u2028é", "\x00\x1f"} {
+		f.Add(s, "/p*$")
+	}
+	f.Fuzz(func(t *testing.T, u, pattern string) {
+		want, _ := json.Marshal(u)
+		if got := appendJSONString(nil, u); string(got) != string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, encoding/json %s", u, got, want)
+		}
+		v := Verdict{Class: survey.ClassRules, Crawler: "GPTBot", Group: "*", Line: 3, Rule: robotstxt.Rule{Pattern: pattern, Line: 3}}
+		var back struct {
+			URL  string `json:"url"`
+			Rule string `json:"rule"`
+		}
+		if err := json.Unmarshal(v.AppendJSON(nil, u), &back); err != nil {
+			t.Fatalf("%q: %v", u, err)
+		}
+		var wu, wr string
+		json.Unmarshal(want, &wu)
+		rj, _ := json.Marshal("Disallow: " + pattern)
+		json.Unmarshal(rj, &wr)
+		if back.URL != wu || back.Rule != wr {
+			t.Fatalf("verdict decodes to %q %q, want %q %q", back.URL, back.Rule, wu, wr)
+		}
+	})
+}

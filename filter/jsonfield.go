@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -9,6 +10,9 @@ import (
 // (escaped ones decoded into fresh memory). found reports whether each
 // key was present with a string value; ok is false when the line is not a
 // JSON object this scanner can walk, and the caller decodes it fully.
+// The other values are stepped over, not validated: a line that is not
+// JSON beyond the fields asked for (a raw tab in a text, say) is read
+// for its URL all the same.
 func jsonFields(line []byte, a, b string) (va, vb []byte, foundA, foundB, ok bool) {
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
@@ -22,11 +26,14 @@ func jsonFields(line []byte, a, b string) (va, vb []byte, foundA, foundB, ok boo
 		if line[i] != '"' {
 			return nil, nil, false, false, false
 		}
-		ks, ke, esc, j := scanString(line, i)
-		if j < 0 || esc {
+		j := skipString(line, i)
+		if j < 0 {
+			return nil, nil, false, false, false
+		}
+		key := line[i+1 : j-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
 			return nil, nil, false, false, false // an escaped key: the slow path
 		}
-		key := line[ks:ke]
 		i = skipWS(line, j)
 		if i >= len(line) || line[i] != ':' {
 			return nil, nil, false, false, false
@@ -36,28 +43,35 @@ func jsonFields(line []byte, a, b string) (va, vb []byte, foundA, foundB, ok boo
 			return nil, nil, false, false, false
 		}
 		isA, isB := string(key) == a, b != "" && string(key) == b
-		if line[i] == '"' {
+		switch {
+		case line[i] == '"' && (isA || isB):
 			vs, ve, vesc, j := scanString(line, i)
 			if j < 0 {
 				return nil, nil, false, false, false
 			}
-			if isA || isB {
-				v := line[vs:ve]
-				if vesc {
-					var s string
-					if json.Unmarshal(line[i:j], &s) != nil {
-						return nil, nil, false, false, false
-					}
-					v = []byte(s)
+			v := line[vs:ve]
+			if vesc {
+				var s string
+				if json.Unmarshal(line[i:j], &s) != nil {
+					return nil, nil, false, false, false
 				}
-				if isA && !foundA {
-					va, foundA = v, true
-				} else if isB && !foundB {
-					vb, foundB = v, true
-				}
+				v = []byte(s)
+			}
+			if isA && !foundA {
+				va, foundA = v, true
+			} else if isB && !foundB {
+				vb, foundB = v, true
 			}
 			i = j
-		} else {
+		case line[i] == '"':
+			// A value not asked for (a document's text, often kilobytes):
+			// stepped over at memchr speed, not validated (see skipValue).
+			j := skipString(line, i)
+			if j < 0 {
+				return nil, nil, false, false, false
+			}
+			i = j
+		default:
 			j := skipValue(line, i)
 			if j < 0 {
 				return nil, nil, false, false, false
@@ -93,7 +107,11 @@ func skipWS(b []byte, i int) int {
 func scanString(b []byte, i int) (s, e int, esc bool, next int) {
 	s = i + 1
 	for j := s; j < len(b); j++ {
-		switch c := b[j]; {
+		c := b[j]
+		if plain[c] {
+			continue
+		}
+		switch {
 		case c == '\\':
 			esc = true
 			j++
@@ -101,11 +119,43 @@ func scanString(b []byte, i int) (s, e int, esc bool, next int) {
 			return s, j, esc, j + 1
 		case c < 0x20:
 			return 0, 0, false, -1
-		case c >= 0x80:
-			esc = true // decoded by encoding/json, which replaces invalid UTF-8
+		default:
+			esc = true // >= 0x80: decoded by encoding/json, which replaces invalid UTF-8
 		}
 	}
 	return 0, 0, false, -1
+}
+
+// plain marks the bytes a JSON string holds as they are: printable ASCII
+// but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// skipString returns the index after the string starting at b[i] ==
+// '"', -1 when unterminated. It finds the closing quote with
+// bytes.IndexByte, a quote being closing when an even number of
+// backslashes precedes it; the contents are not validated.
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
 }
 
 // skipValue skips a non-string JSON value (number, literal, object,
@@ -118,7 +168,7 @@ func skipValue(b []byte, i int) int {
 		c := b[i]
 		switch {
 		case c == '"':
-			_, _, _, j := scanString(b, i)
+			j := skipString(b, i)
 			if j < 0 {
 				return -1
 			}

@@ -3,7 +3,6 @@ package filter
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 )
 
 // AppendJSON appends the verdict for url as one JSON object and a line
@@ -45,7 +44,7 @@ func (v *Verdict) AppendJSON(b []byte, url string) []byte {
 
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf || c == '<' || c == '>' || c == '&' {
+		if !plainHTML[s[i]] {
 			j, _ := json.Marshal(s)
 			return append(b, j...)
 		}
@@ -54,3 +53,11 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// plainHTML marks the bytes encoding/json writes as they are: plain bytes
+// but '<', '>' and '&', which it escapes for HTML.
+var plainHTML = func() (t [256]bool) {
+	t = plain
+	t['<'], t['>'], t['&'] = false, false, false
+	return t
+}()

@@ -216,7 +216,6 @@ func runFilter(e *env) int {
 	var (
 		d             filter.Doc
 		v             filter.Verdict
-		buf           []byte
 		n, kept, nbad int
 		byClass       [4]int
 	)
@@ -258,12 +257,12 @@ func runFilter(e *env) int {
 		}
 		switch *emit {
 		case "verdicts":
-			buf = v.AppendJSON(buf[:0], d.URL)
-			out.Write(buf)
+			// Written in place in the output's buffer: no copy.
+			out.buf.Write(v.AppendJSON(out.buf.AvailableBuffer(), d.URL))
 		case "keep", "drop":
 			if v.Keep == (*emit == "keep") {
-				out.Write(d.Raw)
-				out.Write([]byte{'\n'})
+				out.buf.Write(d.Raw)
+				out.buf.WriteByte('\n')
 			}
 		}
 		if n&(1<<14-1) == 0 {

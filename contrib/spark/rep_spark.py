@@ -13,6 +13,18 @@ the verdicts, exactly those of the CLI on one machine.
         --rep ./rep --agent ai-training,search \
         --input captures/*.jsonl --output rows/
 
+Several jobs run in one Spark application, one after the other, when their
+commands follow each other on the command line: Spark starts once (its
+start-up is most of a small job's time).
+
+    spark-submit contrib/spark/rep_spark.py --rep ./rep \
+        filter --captures robots.jsonl --agent ai-training \
+            --input docs/*.jsonl --output verdicts/ \
+        survey --agent ai-training,search --input robots.jsonl --output rows/
+
+--rep and --master belong to the run: give them once (before the first
+command or in any job), or equal in every job.
+
 filter: the input is JSONL documents (one object per line with a "url"
 field; -date-field for -pick asof); the output is rep filter's output for
 each document (a verdict per line by default, or the kept input lines with
@@ -34,6 +46,7 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 import threading
 import zlib
 from urllib.parse import urlsplit
@@ -89,42 +102,81 @@ def host_of(line):
     return h.lower()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=["filter", "survey"])
-    ap.add_argument("--rep", required=True, help="the rep binary (built for the executors' platform)")
+COMMANDS = ("filter", "survey")
+
+
+def job_parser():
+    ap = argparse.ArgumentParser(prog="rep_spark.py COMMAND", add_help=False)
+    ap.add_argument("--rep", help="the rep binary (built for the executors' platform)")
+    ap.add_argument("--master", default=None, help="Spark master (default: spark-submit's)")
     ap.add_argument("--captures", help="filter: the robots.txt captures (a file rep survey reads)")
     ap.add_argument("--agent", required=True, help="crawlers: names or purposes, comma-separated")
     ap.add_argument("--input", required=True, help="JSONL input (documents for filter, captures for survey)")
     ap.add_argument("--output", required=True, help="output directory (Spark text files)")
     ap.add_argument("--partitions", type=int, default=0, help="number of partitions (default: Spark's)")
     ap.add_argument("--rep-args", default="", help="more flags for rep")
-    ap.add_argument("--master", default=None, help="Spark master (default: spark-submit's)")
-    a = ap.parse_args()
-    if a.command == "filter" and not a.captures:
-        ap.error("filter needs --captures")
+    return ap
 
-    b = SparkSession.builder.appName("rep " + a.command)
-    if a.master:
-        b = b.master(a.master)
-    if a.master and a.master.startswith("local"):
-        # Local mode talks to itself only: on the loopback address, no UI.
-        b = (b.config("spark.driver.host", "127.0.0.1")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.ui.enabled", "false"))
-    spark = b.getOrCreate()
-    sc = spark.sparkContext
-    sc.addFile(os.path.abspath(a.rep))
-    rep_name = os.path.basename(a.rep)
+
+def split_jobs(argv):
+    """Splits argv into the run's options and jobs, each job starting with
+    a command. Every option takes a value, so a command word is one not
+    preceded by an option."""
+    head, jobs = [], []
+    for i, tok in enumerate(argv):
+        if tok in COMMANDS and (i == 0 or not argv[i - 1].startswith("--")):
+            jobs.append([tok])
+        elif jobs:
+            jobs[-1].append(tok)
+        else:
+            head.append(tok)
+    return head, jobs
+
+
+def parse_args(argv):
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        raise SystemExit(0)
+    head, jobs = split_jobs(argv)
+    run = argparse.ArgumentParser(prog="rep_spark.py", add_help=False)
+    run.add_argument("--rep")
+    run.add_argument("--master")
+    g = run.parse_args(head)
+    if not jobs:
+        run.error("give a command: filter or survey (-h for help)")
+    ap = job_parser()
+    parsed = []
+    for job in jobs:
+        a = ap.parse_args(job[1:])
+        a.command = job[0]
+        if a.command == "filter" and not a.captures:
+            ap.error("filter needs --captures")
+        parsed.append(a)
+    # --rep and --master belong to the run: given once, or equal in every
+    # job.
+    for opt in ("rep", "master"):
+        vals = {getattr(a, opt) for a in parsed + [g]} - {None}
+        if len(vals) > 1:
+            ap.error("--%s differs between the jobs: %s" % (opt, sorted(vals)))
+        for a in parsed:
+            setattr(a, opt, next(iter(vals), None))
+    if parsed[0].rep is None:
+        ap.error("--rep is required")
+    return parsed
+
+
+def run_job(sc, a, rep_name):
+    """Runs one job (filter or survey) on the SparkContext sc."""
     cap_name = None
     if a.captures:
         sc.addFile(os.path.abspath(a.captures))
         cap_name = os.path.basename(a.captures)
     extra = shlex.split(a.rep_args)
     agent = a.agent
+    command = a.command
 
-    rdd = sc.textFile(a.input, minPartitions=a.partitions or None) if a.partitions else sc.textFile(a.input)
-    if a.command == "survey":
+    rdd = sc.textFile(a.input, minPartitions=a.partitions) if a.partitions else sc.textFile(a.input)
+    if command == "survey":
         n = a.partitions or rdd.getNumPartitions()
         rdd = (rdd.filter(lambda l: l.strip())
                .keyBy(host_of)
@@ -134,14 +186,35 @@ def main():
     def task(lines):
         rep = SparkFiles.get(rep_name)
         os.chmod(rep, 0o755)
-        if a.command == "filter":
+        if command == "filter":
             argv = [rep, "filter", "-captures", SparkFiles.get(cap_name), "-agent", agent] + extra + ["-"]
         else:
             argv = [rep, "survey", "-agent", agent, "-format", "jsonl"] + extra + ["-"]
         return run_rep(argv, lines)
 
     rdd.mapPartitions(task).saveAsTextFile(a.output)
-    spark.stop()
+
+
+def main():
+    jobs = parse_args(sys.argv[1:])
+    first = jobs[0]
+    b = SparkSession.builder.appName("rep " + " ".join(j.command for j in jobs))
+    if first.master:
+        b = b.master(first.master)
+    if first.master and first.master.startswith("local"):
+        # Local mode talks to itself only: on the loopback address, no UI.
+        b = (b.config("spark.driver.host", "127.0.0.1")
+             .config("spark.driver.bindAddress", "127.0.0.1")
+             .config("spark.ui.enabled", "false"))
+    spark = b.getOrCreate()
+    sc = spark.sparkContext
+    sc.addFile(os.path.abspath(first.rep))
+    rep_name = os.path.basename(first.rep)
+    try:
+        for a in jobs:
+            run_job(sc, a, rep_name)
+    finally:
+        spark.stop()
 
 
 if __name__ == "__main__":

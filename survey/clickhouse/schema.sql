@@ -1,0 +1,31 @@
+CREATE DATABASE IF NOT EXISTS rep;
+
+CREATE TABLE IF NOT EXISTS rep.survey_v1 (
+    schema           UInt8,
+    host             String,
+    url              String,
+    time             String,
+    month            String,
+    status           Int32,
+    redirects        UInt32,
+    `case`           String,
+    class            String,
+    crawler          String,
+    purpose          String,
+    restriction      String,
+    `group`          String,
+    via              String,
+    group_line       UInt32,
+    root_allowed     String,
+    line             UInt32,
+    rule             String,
+    crawl_delay      Float64,
+    crawl_delay_line UInt32,
+    train_ai         String,
+    ai_use           String,
+    search           String,
+    bytes            UInt64,
+    truncated        String,
+    diagnostics      UInt32,
+    errors           UInt32
+) ENGINE = MergeTree() ORDER BY (crawler, host, time, url);
