@@ -86,6 +86,9 @@ func New(userAgent string, opts ...Option) (*Crawler, error) {
 		if cfg.onFetch != nil {
 			fo.OnFetch = cfg.onFetch
 		}
+		// Robots.File is parsed as the crawler's engine reads it.
+		po := a.ParseOptions()
+		fo.Profile, fo.CrawlDelayEndsGroup = po.Profile, po.CrawlDelayEndsGroup
 		if f, err = NewFetchers(fo).For(a); err != nil {
 			return nil, err
 		}

@@ -5,51 +5,42 @@ import (
 
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// Fetchers hands out the robots.txt fetchers of one door: one per way of
-// parsing a file (engine.ParseOptions: Google's grouping, RFC 9309's,
-// Crawl-delay ending a group for bing and yandex), all made from the same
-// options and so sharing their Store. It is the one place a fetcher is
-// made for an agent, so every door reads a file as the agent's engine
-// groups it. It is safe for concurrent use.
+// Fetchers hands out the robots.txt fetcher of one door: one fetcher, so
+// one fetch and one cache entry per origin (per User-Agent header, as
+// robotsfetch keys them), whatever the engines asked about. Each engine's
+// reading of a file (engine.ParseOptions: Google's grouping, RFC 9309's,
+// Crawl-delay ending a group for bing and yandex) is parsed from the
+// stored body on first use and remembered (robotsfetch.Robots.FileFor),
+// which Agent.DecideFetched and Agent.SiteDelay do. It is the one place a
+// fetcher is made for an agent. It is safe for concurrent use.
 type Fetchers struct {
-	o  robotsfetch.Options
-	mu sync.Mutex
-	m  map[robotstxt.Options]*robotsfetch.Fetcher
+	o    robotsfetch.Options
+	once sync.Once
+	f    *robotsfetch.Fetcher
+	err  error
 }
 
-// NewFetchers returns the fetchers made from o; o's Profile and
-// CrawlDelayEndsGroup are set per fetcher.
+// NewFetchers returns the fetchers made from o. o's Profile and
+// CrawlDelayEndsGroup say how Robots.File is parsed (the zero value:
+// Google's way); other engines' parses come from Robots.FileFor.
 func NewFetchers(o robotsfetch.Options) *Fetchers {
-	return &Fetchers{o: o, m: map[robotstxt.Options]*robotsfetch.Fetcher{}}
+	return &Fetchers{o: o}
 }
 
-// For returns the fetcher that reads files as a's engine does (Google's
-// way for a nil a).
+// For returns the fetcher answering for a, the same for every agent.
 func (fs *Fetchers) For(a *Agent) (*robotsfetch.Fetcher, error) {
-	e := engine.Google
-	if a != nil {
-		e = a.Engine
-	}
-	return fs.ForEngine(e)
+	return fs.fetcher()
 }
 
-// ForEngine returns the fetcher that reads files as engine e does.
+// ForEngine returns the fetcher answering for engine e, the same for
+// every engine.
 func (fs *Fetchers) ForEngine(e engine.Engine) (*robotsfetch.Fetcher, error) {
-	po := e.Or(engine.Google).ParseOptions()
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	if f := fs.m[po]; f != nil {
-		return f, nil
-	}
-	o := fs.o
-	o.Profile, o.CrawlDelayEndsGroup = po.Profile, po.CrawlDelayEndsGroup
-	f, err := robotsfetch.New(o)
-	if err != nil {
-		return nil, err
-	}
-	fs.m[po] = f
-	return f, nil
+	return fs.fetcher()
+}
+
+func (fs *Fetchers) fetcher() (*robotsfetch.Fetcher, error) {
+	fs.once.Do(func() { fs.f, fs.err = robotsfetch.New(fs.o) })
+	return fs.f, fs.err
 }

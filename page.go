@@ -10,6 +10,7 @@ import (
 
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/usage/page"
 )
 
 // PageVerdict is the combined robots verdict for one fetched page: the
@@ -74,7 +75,7 @@ func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]usage.Evidence) usa
 	if d.Usage != nil {
 		robots = d.Usage.Evidence
 	}
-	return usage.Combine(append([][]usage.Evidence{robots, usage.Page(pol)}, more...)...)
+	return usage.Combine(append([][]usage.Evidence{robots, page.Evidence(pol)}, more...)...)
 }
 
 // Link is one link of a page and whether the crawler may follow it.
@@ -97,11 +98,6 @@ func (v *PageVerdict) FollowedLinks() []string {
 	}
 	return out
 }
-
-// MetaProfile is the page-level combining rules of the agent's engine:
-// Bing's and Yandex's for theirs, Google's for google and rfc9309 (the RFC
-// says nothing about pages). robotsmeta.Profile is the engine type itself.
-func (a *Agent) MetaProfile() robotsmeta.Profile { return a.Engine }
 
 // CheckResponse evaluates a fetched page: it reads resp's headers and body
 // (which it consumes but does not close) and returns the combined verdict.

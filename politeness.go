@@ -163,7 +163,7 @@ func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, stri
 func (c *Crawler) delayIn(r *robotsfetch.Robots) (time.Duration, string) {
 	d, src := c.delay, "default"
 	if r != nil && (c.pacing.crawlDelay || c.pacing.requestRate) {
-		if sd, s, ok := c.agent.siteDelay(r, c.pacing); ok {
+		if sd, s, ok := c.agent.DelayFrom(r, c.pacing.crawlDelay, c.pacing.requestRate); ok {
 			if sd < d {
 				s += ", raised to the minimum"
 			} else {

@@ -11,13 +11,13 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/accesslog"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Options configure an audit.
@@ -138,7 +138,7 @@ type Auditor struct {
 // cstate is the running aggregate of one crawler.
 type cstate struct {
 	c            *crawlers.Crawler
-	rep          *rep.Agent // the crawler as every door of rep resolves it
+	rep          *verdict.Agent // the crawler as every door of rep resolves it
 	out          Crawler
 	status       [1000]int64
 	robotsStatus map[int]int64
@@ -201,7 +201,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 	}
 	s := &cstate{
 		c:   c,
-		rep: rep.AgentFor(c, engine.Auto),
+		rep: verdict.AgentFor(c, engine.Auto),
 		out: Crawler{
 			Name: c.Name, Operator: c.Operator, Purpose: string(c.Purpose),
 			ObeysRobots: string(c.RobotsTxt), ObeysCrawlDelay: string(c.CrawlDelay),
@@ -229,7 +229,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 }
 
 // agent returns the group of version i the crawler obeys, resolved once
-// by the one path every door of rep takes (rep.Agent: the registry's
+// by the one path every door of rep takes (verdict.Agent: the registry's
 // fallback chains, the crawlers that ignore the * group), in the file as
 // the crawler's engine groups it; nil when the version's fetch decided
 // without a file.

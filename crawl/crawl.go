@@ -430,12 +430,14 @@ func newCrawler(ctx context.Context, cfg Config) (*crawler, error) {
 		}
 	}
 	// The crawl's own identity obeys only a group naming it: the * group
-	// is what it audits.
-	self, err := rep.NewAgent(robotstxt.ProductToken(cfg.UserAgent), rep.AgentOptions{Engine: engine.Google, ParserOnly: true})
+	// is what it audits. NewAgent checks the name; the Agent is built
+	// whole from its answer, never changed once made (Agents are shared
+	// and immutable).
+	named, err := rep.NewAgent(robotstxt.ProductToken(cfg.UserAgent), rep.AgentOptions{Engine: engine.Google, ParserOnly: true})
 	if err != nil {
 		return nil, err
 	}
-	self.IgnoresStar, self.Notes = true, nil
+	self := &rep.Agent{Name: named.Name, Tokens: named.Tokens, Engine: named.Engine, ParserOnly: true, IgnoresStar: true}
 	ownFetcher, err := c.fetchers.For(self)
 	if err != nil {
 		return nil, err
@@ -1050,7 +1052,8 @@ func (c *crawler) refusedOnPurpose(i int) bool {
 		// An Allow line opening a part of the site lets it in there: then
 		// it is not kept out of the whole site.
 		if r, err := c.fetcher(a).Get(c.ctx, c.origin+"/"); err == nil && r.File != nil {
-			for _, ru := range a.Group(r.File).Rules() {
+			f := r.FileFor(a.ParseOptions())
+			for _, ru := range a.Group(f).Rules() {
 				if ru.Allow && ru.Pattern != "" {
 					yes = false
 				}

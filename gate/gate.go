@@ -7,7 +7,7 @@
 // A request whose User-Agent names a crawler of the registry is verified
 // (published IP lists and forward-confirmed reverse DNS, package
 // crawlers/identity; answers cached per IP) and asked of the generated
-// robots.txt as that crawler reads it (rep.Agent.Decide). Under the
+// robots.txt as that crawler reads it (verdict.Agent.Decide). Under the
 // policy's enforce = "block" it is refused with 403 when verification finds
 // it spoofed, or when its group disallows the path; under "log" the
 // decision is only logged; under "off" nothing is judged. /robots.txt and
@@ -76,7 +76,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
@@ -84,6 +83,7 @@ import (
 	"github.com/rep-toolkit/rep/policy"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Options configure New. The zero value verifies with the embedded IP lists
@@ -565,7 +565,7 @@ func (g *Gate) decide(ctx context.Context, ip netip.Addr, userAgent, target stri
 			return g.enforced(d)
 		}
 	}
-	a := rep.AgentFor(c, engine.Auto)
+	a := verdict.AgentFor(c, engine.Auto)
 	f := g.files[a.Parser()]
 	rd := a.Decide(f, matchTarget(target))
 	as := ""

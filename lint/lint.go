@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Options configure [Run]. The zero value checks against Google.
@@ -23,10 +23,10 @@ type Options struct {
 	// one; see package engine). Auto checks against Google.
 	Engine engine.Engine
 	// Agents are crawlers for the per-crawler view of the report, as
-	// rep.NewAgent resolves them: the group each obeys (its fallback chain,
+	// verdict.NewAgent resolves them: the group each obeys (its fallback chain,
 	// whether it ignores the * group), the rules it ignores, and the
 	// Crawl-delay its engine reads.
-	Agents []*rep.Agent
+	Agents []*verdict.Agent
 	// URL is where the file is served, when known: Sitemap lines are then
 	// checked against its host.
 	URL string
@@ -742,7 +742,7 @@ func plural(n int, w string) string {
 	return strconv.Itoa(n) + " " + w + "s"
 }
 
-// agents builds the per-crawler view, each crawler resolved by rep.Agent
+// agents builds the per-crawler view, each crawler resolved by verdict.Agent
 // (the registry's fallback chains and * group exceptions, its engine's
 // Crawl-delay reading), as every door of rep resolves it.
 func (l *linter) agents() {

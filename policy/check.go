@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Severity ranks findings, as lint's do.
@@ -247,11 +247,11 @@ func (p *Policy) Lint() *lint.Report {
 // disagree: the verdict rep gives the crawler for the path is not the one
 // the policy means.
 type Mismatch struct {
-	Agent    *rep.Agent   // the crawler
-	Path     string       // the path asked for
-	Intended bool         // the policy's intent
-	Decision rep.Decision // the generated file's verdict and its evidence
-	line     int          // the policy line of the group meant
+	Agent    *verdict.Agent   // the crawler
+	Path     string           // the path asked for
+	Intended bool             // the policy's intent
+	Decision verdict.Decision // the generated file's verdict and its evidence
+	line     int              // the policy line of the group meant
 }
 
 func (m Mismatch) String() string {
@@ -305,25 +305,25 @@ func (p *Policy) Paths() []string {
 }
 
 // Agents returns the crawlers the round trip asks for: every registry
-// crawler as it behaves (rep.AgentFor), then every token the policy names
+// crawler as it behaves (verdict.AgentFor), then every token the policy names
 // that the registry does not know, then a crawler no group names.
-func (p *Policy) Agents() []*rep.Agent {
-	var out []*rep.Agent
+func (p *Policy) Agents() []*verdict.Agent {
+	var out []*verdict.Agent
 	for _, c := range crawlers.All() {
-		out = append(out, rep.AgentFor(c, engine.Auto))
+		out = append(out, verdict.AgentFor(c, engine.Auto))
 	}
 	seen := map[string]bool{}
 	for i := range p.Groups {
 		for _, t := range p.Tokens(i) {
 			if l := strings.ToLower(t); t != "*" && !known(t) && !seen[l] {
 				seen[l] = true
-				if a, err := rep.NewAgent(t, rep.AgentOptions{}); err == nil {
+				if a, err := verdict.NewAgent(t, verdict.AgentOptions{}); err == nil {
 					out = append(out, a)
 				}
 			}
 		}
 	}
-	if a, err := rep.NewAgent(unlisted, rep.AgentOptions{}); err == nil && !seen[strings.ToLower(unlisted)] {
+	if a, err := verdict.NewAgent(unlisted, verdict.AgentOptions{}); err == nil && !seen[strings.ToLower(unlisted)] {
 		out = append(out, a)
 	}
 	return out

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Server is a web server the policy writes a configuration for.
@@ -103,8 +103,8 @@ func (p *Policy) Blocked() []string {
 	return out
 }
 
-func (p *Policy) blockedAgents() []*rep.Agent {
-	var out []*rep.Agent
+func (p *Policy) blockedAgents() []*verdict.Agent {
+	var out []*verdict.Agent
 	for _, a := range p.Agents() {
 		if a.Token() == unlisted {
 			continue

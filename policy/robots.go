@@ -9,9 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
@@ -83,7 +83,7 @@ func (p *Policy) groupsOf(t string) []int {
 // crawler: those naming the first token of its fallback chain that any
 // group names, else those naming "*". None means the policy says nothing
 // of it: everything is allowed.
-func (p *Policy) GroupsFor(a *rep.Agent) []int {
+func (p *Policy) GroupsFor(a *verdict.Agent) []int {
 	for _, t := range a.Tokens {
 		if gs := p.groupsOf(t); len(gs) > 0 {
 			return gs
@@ -96,7 +96,7 @@ func (p *Policy) GroupsFor(a *rep.Agent) []int {
 // (a path with an optional query): the rules of the groups GroupsFor
 // returns, the longest match winning and Allow winning a tie, as robots.txt
 // reads them; "/robots.txt" is always allowed.
-func (p *Policy) Intended(a *rep.Agent, path string) bool {
+func (p *Policy) Intended(a *verdict.Agent, path string) bool {
 	gs := p.GroupsFor(a)
 	if len(gs) == 0 {
 		return true

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Version is one side of a comparison: a robots.txt as crawlers read it.
@@ -38,7 +38,7 @@ const (
 // Options configure Compare.
 type Options struct {
 	// Agents are the crawlers compared; nil means DefaultAgents.
-	Agents []*rep.Agent
+	Agents []*verdict.Agent
 	// URLs are URLs or paths to decide on both sides beside the witness
 	// paths: a sample, a sitemap's URLs, the paths of an access log.
 	URLs []string
@@ -99,7 +99,7 @@ type SitemapChange struct {
 
 // Crawler is the change for one crawler.
 type Crawler struct {
-	Agent *rep.Agent
+	Agent *verdict.Agent
 	// Before and After are the groups the crawler obeys; nil on a side
 	// whose fetch allows or disallows everything.
 	Before, After *robotstxt.GroupMatch
@@ -153,7 +153,7 @@ type Flip struct {
 	// Witness is set for a path derived from the patterns, not given.
 	Witness bool
 	// Before and After are the verdicts, each with its deciding line.
-	Before, After rep.Decision
+	Before, After verdict.Decision
 }
 
 // Crawl reports whether the crawling verdict flips (else only a usage
@@ -240,10 +240,10 @@ func (d *Diff) Flips() (blocked, unblocked, usageOnly int) {
 // then each product token the files' user-agent lines name that none of
 // those is; then "*", any other crawler. e is the engine to apply
 // (engine.Auto: each crawler's own).
-func DefaultAgents(e engine.Engine, files ...[]byte) []*rep.Agent {
-	var out []*rep.Agent
+func DefaultAgents(e engine.Engine, files ...[]byte) []*verdict.Agent {
+	var out []*verdict.Agent
 	seen := map[string]bool{}
-	add := func(a *rep.Agent) {
+	add := func(a *verdict.Agent) {
 		if k := strings.ToLower(a.Token()); !seen[k] {
 			seen[k] = true
 			out = append(out, a)
@@ -253,7 +253,7 @@ func DefaultAgents(e engine.Engine, files ...[]byte) []*rep.Agent {
 		if c.Source != crawlers.SourceRegistry || c.Retired || len(c.Tokens) == 0 {
 			continue
 		}
-		add(rep.AgentFor(c, e))
+		add(verdict.AgentFor(c, e))
 	}
 	for _, data := range files {
 		for _, g := range robotstxt.Parse(data).Groups() {
@@ -261,13 +261,13 @@ func DefaultAgents(e engine.Engine, files ...[]byte) []*rep.Agent {
 				if t == "*" || t == "" || seen[t] {
 					continue
 				}
-				if a, err := rep.NewAgent(t, rep.AgentOptions{Engine: e}); err == nil {
+				if a, err := verdict.NewAgent(t, verdict.AgentOptions{Engine: e}); err == nil {
 					add(a)
 				}
 			}
 		}
 	}
-	if a, err := rep.NewAgent("*", rep.AgentOptions{Engine: e}); err == nil {
+	if a, err := verdict.NewAgent("*", verdict.AgentOptions{Engine: e}); err == nil {
 		add(a)
 	}
 	return out
@@ -325,9 +325,9 @@ func (s *side) file(e engine.Engine) *robotstxt.File {
 	return f
 }
 
-// decide is the verdict of the one path: rep.Agent.Decide for a file
+// decide is the verdict of the one path: verdict.Agent.Decide for a file
 // given, DecideFetched for a file fetched.
-func (s *side) decide(a *rep.Agent, u string) rep.Decision {
+func (s *side) decide(a *verdict.Agent, u string) verdict.Decision {
 	f := s.file(a.Engine)
 	if s.v.Fetch == nil {
 		return a.Decide(f, u)
@@ -411,7 +411,7 @@ type witnessMemo struct {
 	usageAt map[string]bool
 }
 
-func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool, memo map[string]witnessMemo) *Crawler {
+func compareAgent(a *verdict.Agent, so, sn *side, o Options, all map[string]bool, memo map[string]witnessMemo) *Crawler {
 	c := &Crawler{Agent: a}
 	fo, fn := so.file(a.Engine), sn.file(a.Engine)
 	var go_, gn *robotstxt.Agent
@@ -478,7 +478,7 @@ func compareAgent(a *rep.Agent, so, sn *side, o Options, all map[string]bool, me
 			probes = append(probes, probe{w, true, usageAt[w]})
 		}
 	}
-	before := make([]rep.Decision, len(probes))
+	before := make([]verdict.Decision, len(probes))
 	for i, p := range probes {
 		before[i] = so.decide(a, p.u)
 	}
@@ -506,7 +506,7 @@ func (c *Crawler) record(f Flip, usage bool, max int) {
 	}
 }
 
-func delayChange(a *rep.Agent, fo, fn *robotstxt.File) *DelayChange {
+func delayChange(a *verdict.Agent, fo, fn *robotstxt.File) *DelayChange {
 	get := func(f *robotstxt.File) (time.Duration, string) {
 		if f == nil {
 			return 0, ""

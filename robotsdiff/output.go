@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Cluster is crawlers for which the change is the same: the same rules
@@ -381,7 +381,7 @@ func mdText(s string) string {
 	return r.Replace(s)
 }
 
-func mdWhy(d rep.Decision) string {
+func mdWhy(d verdict.Decision) string {
 	verdict := "allowed"
 	if !d.Allowed {
 		verdict = "**disallowed**"
@@ -561,12 +561,12 @@ type categoryJSON struct {
 }
 
 type flipJSON struct {
-	URL     string           `json:"url"`
-	Witness bool             `json:"witness"`
-	Kind    string           `json:"kind"` // blocked, allowed, usage
-	Usage   []categoryJSON   `json:"usage,omitempty"`
-	Before  rep.DecisionJSON `json:"before"`
-	After   rep.DecisionJSON `json:"after"`
+	URL     string               `json:"url"`
+	Witness bool                 `json:"witness"`
+	Kind    string               `json:"kind"` // blocked, allowed, usage
+	Usage   []categoryJSON       `json:"usage,omitempty"`
+	Before  verdict.DecisionJSON `json:"before"`
+	After   verdict.DecisionJSON `json:"after"`
 }
 
 type crawlerJSON struct {
@@ -639,7 +639,7 @@ func (f Flip) json() flipJSON {
 // changed), sitemaps, urls, witnesses, the flip counts, and every crawler
 // with its groups, rules added and removed, delay, usage statements,
 // counts and flips, each flip's before and after in the verdict shape of
-// rep.Decision; and clusters, the names of the crawlers that see the same
+// verdict.Decision; and clusters, the names of the crawlers that see the same
 // change.
 func (d *Diff) MarshalJSON() ([]byte, error) {
 	j := diffJSON{Old: d.Old, New: d.New, TextChanged: d.TextChanged, Changed: d.Changed(), Summary: d.Summary(),

@@ -133,8 +133,8 @@ type Server struct {
 	metrics     *metrics
 	agents      []crawlerInfo
 	pages       *http.Client
-	// fetchers holds one fetcher per way an engine parses (rep.Fetchers),
-	// sharing the Store; fetcher is Google's.
+	// fetchers hands out the one fetcher of every engine (rep.Fetchers):
+	// one fetch per origin, each engine's parse made from it on demand.
 	fetcher  *robotsfetch.Fetcher
 	fetchers *rep.Fetchers
 	guard    guard
@@ -198,12 +198,12 @@ func newServer(c Config, g guard) (*Server, error) {
 	s.crawlTransport = guardedTransport(g)
 	s.crawlFetchTimeout = fetchTimeout
 	s.fetchers = rep.NewFetchers(robotsfetch.Options{UserAgent: c.UserAgent, Client: s.pages, Store: c.Store, Now: c.Now, MaxCacheBytes: c.CacheBytes})
-	for _, e := range engine.All() { // made at start, so New reports a bad option
-		if _, err := s.fetchers.ForEngine(e); err != nil {
-			return nil, err
-		}
+	// One fetcher for every engine (made at start, so New reports a bad
+	// option): each engine's parse is made from the one fetch on demand.
+	var err error
+	if s.fetcher, err = s.fetchers.ForEngine(engine.Google); err != nil {
+		return nil, err
 	}
-	s.fetcher, _ = s.fetchers.ForEngine(engine.Google)
 	if c.RatePerSecond > 0 {
 		s.limit = newLimiter(c.RatePerSecond, c.Burst, c.Now)
 	}

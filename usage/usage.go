@@ -37,7 +37,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -266,63 +265,10 @@ func Robots(f *robotstxt.File, g *robotstxt.Agent, rawurl string, allowed bool) 
 	return out
 }
 
-// Page returns the statements of a page's policy (robotsmeta): its
-// Content-Usage header, its TDMRep reservation (meta over header, as
-// TDMRep says), and noai and noimageai.
-func Page(pol *robotsmeta.Policy) []Evidence {
-	if pol == nil || pol.Page() == nil {
-		return nil
-	}
-	pg := pol.Page()
-	var out []Evidence
-	if pg.ContentUsage != nil {
-		src := robotsmeta.Source{}
-		for _, s := range pg.Sources {
-			if s.Kind == robotsmeta.FromHeader && strings.EqualFold(s.Name, "Content-Usage") {
-				src = s
-				break
-			}
-		}
-		for _, c := range Categories() {
-			if v, ok := pg.ContentUsage[string(c)]; ok {
-				out = append(out, Evidence{Carrier: HeaderContentUsage, Category: c, Pref: yn(v, "y", "n"),
-					Line: src.Line, Where: src.String(), Value: src.Value})
-			}
-		}
-	}
-	if pol.TDMReservation != robotsmeta.TDMUnset {
-		if why, ok := pol.Why(robotsmeta.FieldTDMReservation); ok {
-			carrier := TDMRepHeader
-			if why.Source.Kind == robotsmeta.FromMeta {
-				carrier = TDMRepMeta
-			}
-			out = append(out, tdm(carrier, pol.TDMReservation == robotsmeta.TDMReserved, why.Source.Line, why.Source.String(), why.Source.Value)...)
-		}
-	}
-	for _, d := range []struct {
-		on      bool
-		f       robotsmeta.Field
-		carrier Carrier
-		scope   string
-	}{{pol.NoAI, robotsmeta.FieldNoAI, RobotsNoAI, ""}, {pol.NoImageAI, robotsmeta.FieldNoImageAI, RobotsNoImageAI, "images"}} {
-		if !d.on {
-			continue
-		}
-		e := Evidence{Carrier: d.carrier, Pref: Disallowed, Value: string(d.carrier), Scope: d.scope}
-		if why, ok := pol.Why(d.f); ok {
-			e.Line, e.Where, e.Value = why.Source.Line, why.Source.String(), why.Source.Value
-		}
-		for _, c := range []Category{TrainAI, AIUse} {
-			e.Category = c
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// tdm maps a TDMRep reservation: 1 disallows train-ai and ai-use; 0
-// states no preference and is kept as evidence of what was said.
-func tdm(carrier Carrier, reserved bool, line int, where, value string) []Evidence {
+// Reservation maps a TDMRep reservation from carrier: 1 (reserved)
+// disallows train-ai and ai-use; 0 states no preference and is kept as
+// evidence of what was said. Line, where and value locate the statement.
+func Reservation(carrier Carrier, reserved bool, line int, where, value string) []Evidence {
 	p := Unknown
 	if reserved {
 		p = Disallowed
@@ -386,7 +332,7 @@ func TDMRep(rules []TDMRepRule, rawurl string) []Evidence {
 	for i, r := range rules {
 		if robotstxt.MatchPattern(r.Location, path) {
 			where := fmt.Sprintf("/.well-known/tdmrep.json entry %d (location %s)", i+1, r.Location)
-			return tdm(TDMRepFile, r.Reservation == 1, i+1, where, fmt.Sprintf("tdm-reservation: %d", r.Reservation))
+			return Reservation(TDMRepFile, r.Reservation == 1, i+1, where, fmt.Sprintf("tdm-reservation: %d", r.Reservation))
 		}
 	}
 	return nil

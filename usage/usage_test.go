@@ -11,6 +11,7 @@ import (
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/usage/page"
 )
 
 const (
@@ -38,7 +39,7 @@ func verdict(t *testing.T, robots string, headers []string, html string, tdmrep 
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev = append(ev, usage.Page(&pol))
+		ev = append(ev, page.Evidence(&pol))
 	}
 	if tdmrep != "" {
 		rules, err := usage.ParseTDMRep([]byte(tdmrep))

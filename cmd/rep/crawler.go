@@ -72,16 +72,15 @@ type fetchSettings struct {
 	maxBytes     int // 0: the 500 KiB crawlers read
 }
 
-// fetchers holds the rep.Fetchers of each run and settings, so a run
-// fetches each origin once whatever the number of URLs, and runs in one
-// process (tests) do not share a cache.
-var fetchers = struct {
-	sync.Mutex
-	m map[fetcherKey]*rep.Fetchers
-}{m: map[fetcherKey]*rep.Fetchers{}}
+// fetcherCache holds a run's fetchers, one per settings, so a run
+// fetches each origin once whatever the number of URLs and engines, and
+// runs in one process (tests) do not share a cache.
+type fetcherCache struct {
+	mu sync.Mutex
+	m  map[fetcherKey]*robotsfetch.Fetcher
+}
 
 type fetcherKey struct {
-	e            *env
 	ua           string
 	allowPrivate bool
 	timeout      time.Duration
@@ -90,7 +89,7 @@ type fetcherKey struct {
 
 // fetcher returns the run's fetcher for s: the one way every command
 // fetches robots.txt (robotsfetch: the status table, redirects, 500 KiB,
-// caching; rep.Fetchers: parsed as the agent's engine groups files),
+// caching; each engine's parse made from the one fetch on demand),
 // refusing private addresses unless -allow-private.
 func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 	ua := s.userAgent
@@ -104,13 +103,20 @@ func (e *env) fetcher(s fetchSettings) (*robotsfetch.Fetcher, error) {
 	if s.timeout <= 0 {
 		s.timeout = 30 * time.Second
 	}
-	k := fetcherKey{e, ua, s.allowPrivate, s.timeout, s.maxBytes}
-	fetchers.Lock()
-	fs := fetchers.m[k]
-	if fs == nil {
-		fs = rep.NewFetchers(robotsfetch.Options{UserAgent: ua, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes})
-		fetchers.m[k] = fs
+	k := fetcherKey{ua, s.allowPrivate, s.timeout, s.maxBytes}
+	c := &e.fetchers
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.m[k]; f != nil {
+		return f, nil
 	}
-	fetchers.Unlock()
-	return fs.For(s.agent)
+	f, err := rep.NewFetchers(robotsfetch.Options{UserAgent: ua, Guard: !s.allowPrivate, Timeout: s.timeout, BodyTimeout: s.timeout, MaxBytes: s.maxBytes}).For(s.agent)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[fetcherKey]*robotsfetch.Fetcher{}
+	}
+	c.m[k] = f
+	return f, nil
 }

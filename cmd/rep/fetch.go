@@ -10,6 +10,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -122,8 +123,8 @@ func runFetch(e *env) int {
 	if a == nil {
 		// Without -agent the file is read with the -profile engine's parser.
 		eng, _ := af.engine()
-		a, _ = rep.NewAgent("*", rep.AgentOptions{Engine: eng, ParserOnly: true})
-		a.Notes = nil
+		// Built whole, not changed after NewAgent: Agents are immutable.
+		a = &rep.Agent{Name: "*", Tokens: []string{"*"}, Engine: eng.Or(engine.Google), ParserOnly: true}
 	}
 	fetcher, err := e.fetcher(fetchSettings{tool: "rep-fetch", agent: a, userAgent: *ua, allowPrivate: *allowPrivate, timeout: *timeout})
 	if err != nil {
@@ -183,7 +184,8 @@ func fetchUserAgent(tool string, names []string) string {
 
 func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, withAgent bool) *fetchResult {
 	res := &fetchResult{Input: input, Outcome: &r.Outcome}
-	if f := r.File; f != nil {
+	file := r.FileFor(c.Agent().ParseOptions()) // as the agent's engine groups it
+	if f := file; f != nil {
 		res.Groups = len(f.Groups())
 		for _, g := range f.Groups() {
 			res.Rules += len(g.Rules)
@@ -202,8 +204,8 @@ func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, 
 		gm := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
 		var cd time.Duration
 		cdLine := 0
-		if r.File != nil {
-			ag := ca.Group(r.File)
+		if file != nil {
+			ag := ca.Group(file)
 			gm = ag.Group()
 			a.Group, a.GroupLines, a.Rules = gm.Agent, gm.Lines, len(ag.Rules())
 			if a.Group == "" {

@@ -41,6 +41,8 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+
+	fetchers fetcherCache // the run's robots.txt fetchers (see env.fetcher)
 }
 
 // command is one subcommand. Each lives in its own file and adds itself to

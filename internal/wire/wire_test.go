@@ -1,4 +1,4 @@
-package rep
+package wire
 
 import "testing"
 
@@ -19,12 +19,12 @@ func TestWireForm(t *testing.T) {
 		{"/%70#%70", "/%70#%70", "/p#%70"},
 		{"https://exämple.com/ä", "https://exämple.com/%C3%A4", ""},
 	} {
-		w, d := wireForm(tt.in)
+		w, d := Form(tt.in)
 		if w != tt.wire || d != tt.decoded {
-			t.Errorf("wireForm(%q) = %q, %q; want %q, %q", tt.in, w, d, tt.wire, tt.decoded)
+			t.Errorf("Form(%q) = %q, %q; want %q, %q", tt.in, w, d, tt.wire, tt.decoded)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { wireForm("https://example.com/a/b?c=d") }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { Form("https://example.com/a/b?c=d") }); n != 0 {
 		t.Errorf("%v allocs for a URL in wire form", n)
 	}
 }

@@ -1,6 +1,11 @@
-package rep
+// Package wire holds the one URL form rep matches against robots.txt.
+package wire
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rep-toolkit/rep/robotstxt"
+)
 
 // The one URL form. A URL is matched against robots.txt the way it goes
 // on the wire, whichever door asks (Check, the Transport, the page
@@ -39,11 +44,11 @@ var wireOK = func() (t [256]bool) {
 // authorityEnds marks the bytes that end a URL's authority.
 var authorityEnds = [256]bool{'/': true, '?': true, '#': true}
 
-// wireForm returns rawurl in its wire form (see above), and, when it
+// Form returns rawurl in its wire form (see above), and, when it
 // holds escapes of unreserved characters, the same with them decoded
 // (else ""). It returns rawurl itself, without allocating, when nothing
 // changes, as for nearly every URL a crawler sends.
-func wireForm(rawurl string) (wire, decoded string) {
+func Form(rawurl string) (wire, decoded string) {
 	start := 0
 	if n := schemeEnd(rawurl); n > 0 {
 		start = n
@@ -107,6 +112,20 @@ func wireForm(rawurl string) (wire, decoded string) {
 		d.WriteByte(wire[i])
 	}
 	return wire, d.String()
+}
+
+// Check decides rawurl in its wire form with g, the stricter of the two
+// readings when it holds escapes of unreserved characters, and returns
+// that form. It does not allocate for a URL already in its wire form.
+func Check(g *robotstxt.Agent, rawurl string) (robotstxt.Decision, string) {
+	wire, decoded := Form(rawurl)
+	d := g.Check(wire)
+	if decoded != "" && d.Allowed {
+		if dd := g.Check(decoded); !dd.Allowed {
+			d = dd
+		}
+	}
+	return d, wire
 }
 
 // schemeEnd returns where the authority of rawurl starts, after

@@ -1,10 +1,11 @@
-package rep
+package verdict
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	wirepkg "github.com/rep-toolkit/rep/internal/wire"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/usage"
@@ -31,7 +32,7 @@ type Decision struct {
 	// be crawled) and Content-Signal lines. It is nil when the file has no
 	// Content-Usage or Content-Signal line, or was not used (a fetch that
 	// allows or disallows everything, DecideIn). A page's own carriers are
-	// added by PageVerdict.Usage.
+	// added by the crawler SDK's page verdict (rep.PageVerdict.Usage).
 	Usage *usage.Verdict
 }
 
@@ -39,7 +40,7 @@ type Decision struct {
 // from a file, pasted): the group the agent obeys, then its deciding rule.
 // rawurl is matched in its wire form, "/café" as "/caf%C3%A9", and an
 // escape of an unreserved character ("/%70") is read both as written and
-// decoded, the stricter verdict winning (see wireForm).
+// decoded, the stricter verdict winning (see package internal/wire).
 func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 	m := a.memo(f)
 	d := Decision{URL: rawurl, Agent: a}
@@ -51,13 +52,8 @@ func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 // checkWire decides rawurl in its wire form with g into d, and returns
 // that form.
 func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string {
-	wire, decoded := wireForm(rawurl)
-	*d = g.Check(wire)
-	if decoded != "" && d.Allowed {
-		if dd := g.Check(decoded); !dd.Allowed {
-			*d = dd
-		}
-	}
+	var wire string
+	*d, wire = wirepkg.Check(g, rawurl)
 	return wire
 }
 
@@ -73,35 +69,28 @@ func (m *groupMemo) usage(rawurl string, allowed bool) *usage.Verdict {
 
 // DecideFetched answers for the agent against a fetched robots.txt: the
 // fetch's verdict when it allows or disallows everything (a 4xx, an
-// unreachable origin), else the file's rules.
+// unreachable origin), else the file's rules as the agent's engine groups
+// them (robotsfetch.Robots.FileFor: one fetch serves every engine).
 func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 	if r.Outcome.Verdict != robotsfetch.UseRules {
 		return a.DecideIn(r, nil, rawurl)
 	}
-	m := a.memo(r.File)
+	m := a.memo(r.FileFor(a.ParseOptions()))
 	d := a.DecideIn(r, m.g, rawurl)
 	if m.hasUsage {
-		wire, _ := wireForm(rawurl)
+		wire, _ := wirepkg.Form(rawurl)
 		d.Usage = m.usage(wire, d.Allowed)
 	}
 	return d
 }
 
 // DecideIn is DecideFetched with the group already resolved: g is
-// a.Group(r.File), kept by callers that answer many URLs of one file (the
-// audit keeps one per crawler and robots.txt version). It does not
+// a.Group(r.FileFor(a.ParseOptions())), kept by callers that answer many
+// URLs of one file (the audit keeps one per crawler and robots.txt
+// version). The verdict is robotsfetch.Robots.Decide's. It does not
 // allocate for a URL already in its wire form (see Decide).
 func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl string) Decision {
-	d := Decision{URL: rawurl, Agent: a, Fetch: &r.Outcome}
-	switch r.Outcome.Verdict {
-	case robotsfetch.UseRules:
-		checkWire(&d.Decision, g, rawurl)
-	case robotsfetch.AllowAll:
-		d.Allowed, d.Reason, d.Group.Via = true, robotstxt.Unavailable, robotstxt.ViaFetch
-	default:
-		d.Reason, d.Group.Via = robotstxt.Unreachable, robotstxt.ViaFetch
-	}
-	return d
+	return Decision{Decision: r.Decide(g, rawurl), URL: rawurl, Agent: a, Fetch: &r.Outcome}
 }
 
 // FromFetch reports whether the verdict comes from how robots.txt was

@@ -1,4 +1,4 @@
-package rep
+package verdict
 
 import (
 	"errors"
@@ -228,6 +228,12 @@ func (a *Agent) Parser() robotstxt.Profile { return a.Engine.Parser() }
 // (Group, CrawlDelay, Decide) are its engine's when f was parsed so.
 func (a *Agent) ParseOptions() robotstxt.Options { return a.Engine.ParseOptions() }
 
+// MetaProfile is the page-level combining rules of the agent's engine
+// (robotsmeta.Profile is the engine type itself): Bing's and Yandex's for
+// theirs, Google's for google and rfc9309 (the RFC says nothing about
+// pages).
+func (a *Agent) MetaProfile() engine.Engine { return a.Engine }
+
 // String returns the agent's fallback chain, e.g. "Googlebot-Image,Googlebot".
 func (a *Agent) String() string { return strings.Join(a.Tokens, ",") }
 
@@ -261,26 +267,29 @@ func (a *Agent) crawlDelay(f *robotstxt.File) (d time.Duration, line int, fromSt
 // it; the longer interval wins. src says where it comes from:
 // "crawl-delay (line N)", "crawl-delay (line N, * group)", "request-rate
 // (line N)". ok is false when the site sets none the engine reads. A
-// Crawler's pacing reads more than the engine does (see Politeness).
+// crawler's pacing may read more than the engine does (see DelayFrom).
 func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, ok bool) {
-	return a.siteDelay(r, pacing{a.Engine.ReadsCrawlDelay(), a.Engine.ReadsRequestRate()})
+	return a.DelayFrom(r, a.Engine.ReadsCrawlDelay(), a.Engine.ReadsRequestRate())
 }
 
-// siteDelay is SiteDelay reading the lines p names.
-func (a *Agent) siteDelay(r *robotsfetch.Robots, p pacing) (d time.Duration, src string, ok bool) {
-	if r.File == nil || (!p.crawlDelay && !p.requestRate) {
+// DelayFrom is SiteDelay reading the lines a crawler's pacing honours,
+// whatever the engine reads: Crawl-delay when crawlDelay is set,
+// Request-rate when requestRate is (rep.Politeness's Honour).
+func (a *Agent) DelayFrom(r *robotsfetch.Robots, crawlDelay, requestRate bool) (d time.Duration, src string, ok bool) {
+	f := r.FileFor(a.ParseOptions())
+	if f == nil || (!crawlDelay && !requestRate) {
 		return 0, "", false
 	}
-	if p.crawlDelay {
-		if cd, line, fromStar, has := a.crawlDelay(r.File); has {
+	if crawlDelay {
+		if cd, line, fromStar, has := a.crawlDelay(f); has {
 			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
 			if fromStar {
 				src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
 			}
 		}
 	}
-	if p.requestRate {
-		if e, has := a.Group(r.File).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
+	if requestRate {
+		if e, has := a.Group(f).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
 				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
 			}
