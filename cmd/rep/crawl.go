@@ -173,6 +173,7 @@ func runCrawl(e *env) int {
 		fmt.Fprintf(e.stderr, "rep crawl: -agent: %v\n", err)
 		return exitUsage
 	}
+	noteUnknown(e, "crawl", cfg.Agents...)
 	var csvOut *csv.Writer
 	var files []*os.File
 	defer func() {

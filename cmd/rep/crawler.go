@@ -3,11 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/notes"
+	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -56,6 +59,23 @@ func (f *agentFlags) resolve() (*rep.Agent, error) {
 		return nil, fmt.Errorf("-agent: %w", err)
 	}
 	return a, nil
+}
+
+// noteUnknown says on stderr, for each crawler the registry does not know
+// but whose name is close to one it does, "did you mean": the answer is
+// still given for the name as written (unknown crawlers are legitimate),
+// but a misspelt Googlebot answered from the * group must not pass
+// unnoticed. It returns how many notes it wrote.
+func noteUnknown(e *env, cmd string, agents ...*rep.Agent) int {
+	n := 0
+	for _, a := range agents {
+		if s := notes.Suggestions(a); len(s) > 0 {
+			fmt.Fprintf(e.stderr, "rep %s: note: unknown crawler %s — did you mean %s? (answered as a crawler the registry does not know)\n",
+				cmd, termsafe.Escape(a.Token()), strings.Join(s, " or "))
+			n++
+		}
+	}
+	return n
 }
 
 // allowPrivateHelp is the -allow-private flag's text, the same on every

@@ -150,6 +150,7 @@ func runLint(e *env) int {
 		}
 		views = append(views, a)
 	}
+	noteUnknown(e, "lint", views...)
 	for _, err := range []error{checkDuration("-timeout", *timeout), checkHeaderValue("-user-agent", *userAgent)} {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "rep lint: %v\n", err)

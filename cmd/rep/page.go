@@ -194,6 +194,7 @@ func runPage(e *env) int {
 		fmt.Fprintf(e.stderr, "rep page: %v\n", err)
 		return exitUsage
 	}
+	noteUnknown(e, "page", ag)
 	// Page-level rules address one crawler by its own token.
 	agent, prof := strings.ToLower(ag.Token()), ag.MetaProfile()
 	now := time.Now()
