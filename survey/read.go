@@ -441,6 +441,22 @@ func EscapeTSV(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
 }
 
+// ErrWARCReader is the error a malformed record gets when the WARC reader
+// itself fails on it (gowarc v2.2.4 panics on a version line with no
+// digits, "WARC/\n"): the input is refused, rep does not crash.
+var ErrWARCReader = errors.New("the WARC reader failed on this record")
+
+// nextWARC is wf.Next with the reader's panics turned into an error.
+func nextWARC(wf *gowarc.WarcFileReader) (rec gowarc.WarcRecord, off int64, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = nil, fmt.Errorf("%w: %v", ErrWARCReader, p)
+		}
+	}()
+	rec, off, _, err = wf.Next()
+	return rec, off, err
+}
+
 // readWARC reads the response records whose target is a /robots.txt URL;
 // every other record is skipped. A record's body is its HTTP payload,
 // gzip-decoded when its Content-Encoding says gzip, at most MaxBody bytes.
@@ -451,7 +467,7 @@ func readWARC(r io.Reader, name string, add func(Capture) error) error {
 	}
 	defer wf.Close()
 	for {
-		rec, off, _, err := wf.Next()
+		rec, off, err := nextWARC(wf)
 		if err == io.EOF {
 			return nil
 		}
