@@ -82,7 +82,15 @@ func main() {
 		if n >= len(repKeep) {
 			log.Fatalf("rep wrote %d verdicts for more documents", len(repKeep))
 		}
-		u, err := url.Parse(d.URL)
+		// The host from the scheme and authority alone: a stray "%" in a
+		// path ("/URL%4", as real URLs have) must not hide the site.
+		head := d.URL
+		if i := strings.Index(head, "://"); i >= 0 {
+			if j := strings.IndexAny(head[i+3:], "/?#"); j >= 0 {
+				head = head[:i+3+j]
+			}
+		}
+		u, err := url.Parse(head)
 		if err != nil {
 			log.Fatal(err)
 		}
