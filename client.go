@@ -40,10 +40,11 @@ const DefaultPagePrefix = 1 << 20
 type Transport struct {
 	// Crawler answers for the requests. Required.
 	Crawler *Crawler
-	// Base sends the requests; nil means http.DefaultTransport, or, when
-	// the crawler's robots.txt fetcher has robotsfetch.Options.Guard set,
-	// a transport refusing the addresses it refuses: the guard covers
-	// every request the client makes.
+	// Base sends the requests; nil means the crawler's own transport
+	// (internal/netguard's, with its timeouts and the environment's proxy)
+	// or, when the crawler's robots.txt fetcher has robotsfetch.Options.Guard
+	// set, one refusing the addresses it refuses, with no proxy: the guard
+	// covers every request the client makes.
 	Base http.RoundTripper
 	// PagePrefix is how many bytes of an HTML body are read for the page
 	// verdict; 0 means DefaultPagePrefix, negative means none (the verdict
@@ -53,9 +54,9 @@ type Transport struct {
 	now time.Time // the instant pages are judged at (FetchPage's Now); zero: the crawler's clock
 }
 
-// Transport returns a Transport sending through base (nil:
-// http.DefaultTransport, or a guarded one when the crawler's robots.txt
-// fetcher has robotsfetch.Options.Guard set) as c.
+// Transport returns a Transport sending through base (nil: the crawler's
+// own transport, guarded when the crawler's robots.txt fetcher has
+// robotsfetch.Options.Guard set) as c.
 func (c *Crawler) Transport(base http.RoundTripper) *Transport {
 	return &Transport{Crawler: c, Base: base}
 }

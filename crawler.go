@@ -29,9 +29,9 @@ type Crawler struct {
 	now      func() time.Time
 	pace     *pacer
 
-	guard     bool // the robots.txt fetches refuse special addresses: so do the pages
-	guardOnce sync.Once
-	guarded   http.RoundTripper // see baseTransport
+	guard    bool // the robots.txt fetches refuse special addresses: so do the pages
+	baseOnce sync.Once
+	base     http.RoundTripper // see baseTransport
 }
 
 // New returns a Crawler for the given User-Agent header, which is sent with

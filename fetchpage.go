@@ -12,8 +12,8 @@ import (
 
 // PageOptions configure Crawler.FetchPage.
 type PageOptions struct {
-	// Base sends the requests. nil means http.DefaultTransport, or, when
-	// the crawler's robots.txt fetcher refuses special addresses
+	// Base sends the requests. nil means the crawler's own transport, or,
+	// when the crawler's robots.txt fetcher refuses special addresses
 	// (robotsfetch.Options.Guard), a transport that refuses them too, so
 	// the guard covers the page as it covers its robots.txt. A door that
 	// fetches for someone else passes its guarded transport.
@@ -133,18 +133,20 @@ func (c *Crawler) FetchPage(ctx context.Context, rawurl string, o PageOptions) (
 }
 
 // baseTransport is the transport of the crawler's Client and FetchPage
-// when none is given: one that refuses what the robots.txt fetcher's
-// guard refuses when it has one, else http.DefaultTransport.
+// when none is given: the one transport constructor's (internal/netguard),
+// with its timeouts, the crawler's User-Agent and no cap on the body the
+// caller reads. When the robots.txt fetcher has a guard, it refuses what
+// the guard refuses and takes no proxy; else every address is allowed and
+// the environment's proxy is used, as net/http's default transport does.
 func (c *Crawler) baseTransport() http.RoundTripper {
-	if !c.guard {
-		return http.DefaultTransport
-	}
-	c.guardOnce.Do(func() {
-		// The one guarded transport (internal/netguard), as the
-		// robots.txt fetches use.
-		c.guarded = netguard.NewTransport(netguard.Options{UserAgent: c.ua})
+	c.baseOnce.Do(func() {
+		o := netguard.Options{AllowPrivate: !c.guard, UserAgent: c.ua, MaxBodyBytes: -1}
+		if !c.guard {
+			o.Proxy = http.ProxyFromEnvironment
+		}
+		c.base = netguard.NewTransport(o)
 	})
-	return c.guarded
+	return c.base
 }
 
 // uaRoundTripper sends each request with the crawler's User-Agent.

@@ -22,6 +22,7 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/gate"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/lint"
 	"github.com/rep-toolkit/rep/policy"
 )
@@ -316,16 +317,15 @@ func runGate(e *env) int {
 	}
 	var h http.Handler
 	if target != nil {
-		// The connections to the upstream are bounded as the requests
-		// are (gate.Options.MaxInFlight).
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		transport.Proxy = nil
-		transport.MaxConnsPerHost = *maxUpstream
-		transport.MaxIdleConnsPerHost = min(*maxUpstream, 64)
-		transport.IdleConnTimeout = *idleTimeout
-		// An upstream that never answers frees its slot when the client
-		// could no longer be answered anyway.
-		transport.ResponseHeaderTimeout = *writeTimeout
+		// The one transport constructor, for the site the gate fronts:
+		// its own origin, usually on a private address, so no address
+		// policy; no proxy; the site's responses passed whole (no body
+		// cap). The connections to it are bounded as the requests are
+		// (gate.Options.MaxInFlight), and a site that never answers frees
+		// its slot when the client could no longer be answered anyway.
+		transport := netguard.NewTransport(netguard.Options{AllowPrivate: true, MaxBodyBytes: -1,
+			MaxConnsPerHost: *maxUpstream, MaxIdleConnsPerHost: min(*maxUpstream, 64),
+			IdleConnTimeout: *idleTimeout, HeaderTimeout: *writeTimeout})
 		proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
 			// The site learns the client's address from the gate's

@@ -79,8 +79,11 @@ type Options struct {
 	// DefaultMaxHeaderBytes.
 	MaxHeaderBytes int64
 	// MaxIdleConnsPerHost is how many idle connections are kept per host;
-	// zero means 4.
-	MaxIdleConnsPerHost int
+	// zero means 4. MaxConnsPerHost bounds the connections to one host,
+	// dialling, active and idle (zero: no bound). IdleConnTimeout closes
+	// an idle connection after that long (zero: 60 s).
+	MaxIdleConnsPerHost, MaxConnsPerHost int
+	IdleConnTimeout                      time.Duration
 	// TLSConfig configures TLS (a test server's roots); nil means the
 	// system's.
 	TLSConfig *tls.Config
@@ -132,6 +135,7 @@ func NewTransport(o Options) *Transport {
 	if o.MaxIdleConnsPerHost <= 0 {
 		o.MaxIdleConnsPerHost = 4
 	}
+	def(&o.IdleConnTimeout, 60*time.Second)
 	t := &Transport{o: o}
 	if !o.AllowPrivate {
 		t.check = o.Check
@@ -166,7 +170,8 @@ func NewTransport(o Options) *Transport {
 		MaxResponseHeaderBytes: o.MaxHeaderBytes,
 		MaxIdleConns:           64,
 		MaxIdleConnsPerHost:    o.MaxIdleConnsPerHost,
-		IdleConnTimeout:        60 * time.Second,
+		MaxConnsPerHost:        o.MaxConnsPerHost,
+		IdleConnTimeout:        o.IdleConnTimeout,
 		ForceAttemptHTTP2:      true,
 		DisableCompression:     o.DisableCompression,
 	}
