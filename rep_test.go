@@ -239,22 +239,32 @@ func TestWaitConcurrent(t *testing.T) {
 		store := &robotsfetch.MemoryStore{}
 		storeRobots(store, "ExampleBot/1.0", "https://example.com", "")
 		c, _ := rep.New("ExampleBot/1.0", rep.WithDelay(2*time.Second, time.Minute), rep.WithStore(store))
-		start := time.Now()
-		done := make(chan time.Duration, 5)
+		// Five waits at once: one is let through at each 2 s slot. The
+		// test counts the waits that returned at each virtual instant
+		// (synctest.Wait: every goroutine blocked), just before and at
+		// each slot.
+		var done atomic.Int64
 		for range 5 {
 			go func() {
 				c.Wait(context.Background(), "https://example.com/")
-				done <- time.Since(start)
+				done.Add(1)
 			}()
 		}
-		seen := map[time.Duration]bool{}
-		for range 5 {
-			seen[<-done] = true
-		}
-		for i := range 5 {
-			if !seen[time.Duration(i)*2*time.Second] {
-				t.Fatalf("slots %v: missing %v", seen, time.Duration(i)*2*time.Second)
+		synctest.Wait()
+		for i := int64(1); i <= 5; i++ {
+			if got := done.Load(); got != i {
+				t.Fatalf("slot %d (%v): %d waits returned, want %d", i, time.Duration(i-1)*2*time.Second, got, i)
 			}
+			if i == 5 {
+				break
+			}
+			time.Sleep(2*time.Second - time.Nanosecond)
+			synctest.Wait()
+			if got := done.Load(); got != i {
+				t.Fatalf("just before slot %d: %d waits returned, want %d", i+1, got, i)
+			}
+			time.Sleep(time.Nanosecond)
+			synctest.Wait()
 		}
 	})
 }
