@@ -83,7 +83,8 @@ const maxSuggestBytes = 64
 // (1<<30), so that no threshold accepts them.
 //
 // It is the one edit distance of rep's "did you mean" suggestions:
-// crawler names here, configuration keys in package policy.
+// crawler names here, configuration keys in packages policy and lint,
+// lint codes.
 func EditDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 1 << 30

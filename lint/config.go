@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rep-toolkit/rep/crawlers"
 )
 
 // Suppression says why a finding is kept out of the count: the file asks
@@ -93,7 +94,7 @@ func CheckCode(code string) error {
 	}
 	best, bestD := "", 1<<30
 	for _, c := range codes {
-		if d := editDistance(strings.ToLower(code), c.Code); d < bestD {
+		if d := crawlers.EditDistance(strings.ToLower(code), c.Code); d < bestD {
 			best, bestD = c.Code, d
 		}
 	}

@@ -459,7 +459,7 @@ func (l *linter) textOf(n int) string { return l.text[n] }
 func didYouMean(key string) (string, bool) {
 	best, bestD := "", 1<<30
 	for _, k := range knownKeys {
-		d := editDistance(key, strings.ToLower(k))
+		d := crawlers.EditDistance(key, strings.ToLower(k))
 		if d < bestD {
 			best, bestD = k, d
 		}
@@ -472,34 +472,6 @@ func didYouMean(key string) (string, bool) {
 		return "", false
 	}
 	return best, true
-}
-
-// editDistance is the Levenshtein distance with adjacent transpositions
-// counted as one edit (optimal string alignment), on bytes.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 1 << 30
-	}
-	var d [66][66]int
-	for i := 0; i <= len(a); i++ {
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // empty reports a file with nothing for crawlers in it.
