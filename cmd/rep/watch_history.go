@@ -11,13 +11,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/boltfile"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // history is where rep watch keeps each site's versions and the outcome
@@ -223,58 +222,20 @@ var (
 
 // boltFault is a panic or memory fault inside bbolt on a damaged file,
 // turned into an error (as robotsfetch/boltstore does).
-type boltFault struct{ v any }
-
-func (e *boltFault) Error() string { return fmt.Sprintf("bbolt failed on the file: %v", e.v) }
-
-func boltSafe(f func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if v := recover(); v != nil {
-			err = &boltFault{v}
-		}
-	}()
-	return f()
-}
-
-// openBoltHistory opens (creating if needed) the history file at path,
-// waiting at most a second for another process's lock, and checks every
-// page of it first: a damaged file is an error, never a fault later.
+// openBoltHistory opens (creating if needed) the history file at path
+// through internal/boltfile: another process's lock waited for a second at
+// most, every page checked first, so that a damaged file is an error,
+// never a fault later.
 func openBoltHistory(path string) (*boltHistory, error) {
-	var db *bolt.DB
-	err := boltSafe(func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-		return err
-	})
-	if errors.Is(err, berrors.ErrTimeout) {
+	db, err := boltfile.Open(path, boltSites)
+	var damaged *boltfile.DamagedError
+	switch {
+	case errors.Is(err, boltfile.ErrHeld):
 		return nil, fmt.Errorf("-history bolt:%s: another process holds it (one rep watch per bolt file)", path)
-	}
-	var fault *boltFault
-	if errors.As(err, &fault) || errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) ||
-		errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, berrors.ErrInvalidMapping) {
-		return nil, fmt.Errorf("-history bolt:%s is damaged (%v): move it aside or delete it", path, err)
-	}
-	if err != nil {
+	case errors.As(err, &damaged):
+		return nil, fmt.Errorf("-history bolt:%s is damaged (%v): move it aside or delete it", path, damaged.Err)
+	case err != nil:
 		return nil, fmt.Errorf("-history bolt:%s: %w", path, err)
-	}
-	err = boltSafe(func() error {
-		if err := db.View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				return err
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		return db.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucketIfNotExists(boltSites)
-			return err
-		})
-	})
-	if err != nil {
-		boltSafe(db.Close)
-		return nil, fmt.Errorf("-history bolt:%s is damaged (%v): move it aside or delete it", path, err)
 	}
 	return &boltHistory{db: db, path: path}, nil
 }
@@ -283,7 +244,7 @@ func (h *boltHistory) Close() error { return h.db.Close() }
 
 // view runs f on origin's bucket, nil when the origin has none.
 func (h *boltHistory) view(origin string, f func(site *bolt.Bucket) error) error {
-	return boltSafe(func() error {
+	return boltfile.Safe(func() error {
 		return h.db.View(func(tx *bolt.Tx) error {
 			return f(tx.Bucket(boltSites).Bucket([]byte(origin)))
 		})
@@ -292,7 +253,7 @@ func (h *boltHistory) view(origin string, f func(site *bolt.Bucket) error) error
 
 // update runs f on origin's bucket, created when missing.
 func (h *boltHistory) update(origin string, f func(site *bolt.Bucket) error) error {
-	return boltSafe(func() error {
+	return boltfile.Safe(func() error {
 		return h.db.Update(func(tx *bolt.Tx) error {
 			site, err := tx.Bucket(boltSites).CreateBucketIfNotExists([]byte(origin))
 			if err != nil {

@@ -17,15 +17,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/boltfile"
 	"github.com/rep-toolkit/rep/internal/lease"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 var bucket = []byte("robots.txt")
@@ -74,44 +73,18 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // existing file first: a damaged one is a *CorruptError, never a panic or
 // a fault later.
 func Open(path string) (*Store, error) {
-	var db *bolt.DB
-	err := safe(func() error {
-		var err error
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-		return err
-	})
-	if errors.Is(err, berrors.ErrTimeout) {
-		// bbolt's own message is a bare "timeout".
+	db, err := boltfile.Open(path, bucket)
+	var damaged *boltfile.DamagedError
+	switch {
+	case errors.Is(err, boltfile.ErrHeld):
 		return nil, fmt.Errorf("boltstore: opening %s: another process holds it (a bolt file serves one process at a time; use a Redis store to share a cache): %w", path, err)
-	}
-	if err != nil {
-		var f *faultError
-		if errors.As(err, &f) || errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) ||
-			errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, berrors.ErrInvalidMapping) {
-			return nil, &CorruptError{Path: path, Err: err}
-		}
+	case errors.As(err, &damaged):
+		return nil, &CorruptError{Path: path, Err: damaged.Err}
+	case err != nil:
 		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 	}
-	err = safe(func() error {
-		if err := db.View(func(tx *bolt.Tx) error {
-			for err := range tx.Check() {
-				return err
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		return db.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucketIfNotExists(bucket)
-			return err
-		})
-	})
-	if err != nil {
-		safe(db.Close)
-		return nil, &CorruptError{Path: path, Err: err}
-	}
 	st := &Store{db: db}
-	err = safe(func() error {
+	err = boltfile.Safe(func() error {
 		return db.View(func(tx *bolt.Tx) error {
 			return tx.Bucket(bucket).ForEach(func(_, v []byte) error {
 				st.bytes += int64(len(v))
@@ -120,7 +93,7 @@ func Open(path string) (*Store, error) {
 		})
 	})
 	if err != nil {
-		safe(db.Close)
+		boltfile.Safe(db.Close)
 		return nil, &CorruptError{Path: path, Err: err}
 	}
 	return st, nil
@@ -129,25 +102,6 @@ func Open(path string) (*Store, error) {
 // DefaultMaxBytes is a Store's default bound on its values: 256 MiB, some
 // 500 files at the 500 KiB limit, hundreds of thousands of typical ones.
 const DefaultMaxBytes = 256 << 20
-
-// faultError is a panic or a memory fault inside bbolt, turned into an
-// error: a damaged file makes bbolt panic ("assertion failed") or read
-// past the end of its mapping (SIGBUS).
-type faultError struct{ v any }
-
-func (e *faultError) Error() string { return fmt.Sprintf("bbolt failed on the file: %v", e.v) }
-
-// safe runs f, turning a panic or a memory fault (debug.SetPanicOnFault)
-// into an error, so that a damaged file never takes the process down.
-func safe(f func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if v := recover(); v != nil {
-			err = &faultError{v}
-		}
-	}()
-	return f()
-}
 
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
@@ -163,7 +117,7 @@ func (s *Store) now() time.Time {
 // unknown format or version, is absent.
 func (s *Store) Get(_ context.Context, key string) (*robotsfetch.Entry, error) {
 	var data []byte
-	err := safe(func() error {
+	err := boltfile.Safe(func() error {
 		return s.db.View(func(tx *bolt.Tx) error {
 			if v := tx.Bucket(bucket).Get([]byte(key)); v != nil {
 				data = append([]byte(nil), v...) // v is valid only inside the transaction
@@ -205,7 +159,7 @@ func (s *Store) Put(_ context.Context, key string, e *robotsfetch.Entry, ttl tim
 		s.lastSweep = now
 	}
 	s.mu.Unlock()
-	return safe(func() error {
+	return boltfile.Safe(func() error {
 		return s.db.Update(func(tx *bolt.Tx) error {
 			bk := tx.Bucket(bucket)
 			var delta int64
@@ -327,7 +281,7 @@ func sweepExpired(bk *bolt.Bucket, now time.Time) (freed int64, err error) {
 // Len returns how many values the file holds, expired ones included.
 func (s *Store) Len() (int, error) {
 	n := 0
-	err := safe(func() error {
+	err := boltfile.Safe(func() error {
 		return s.db.View(func(tx *bolt.Tx) error {
 			n = tx.Bucket(bucket).Stats().KeyN
 			return nil
