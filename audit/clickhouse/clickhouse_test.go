@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/rep-toolkit/rep/audit"
-	"github.com/rep-toolkit/rep/internal/testkit"
+	"github.com/rep-toolkit/rep/internal/testkit/clickhousetest"
 	"github.com/rep-toolkit/rep/internal/testkit/loggen"
 )
 
@@ -40,95 +38,15 @@ clickhouse-client --port $SHARD_2 --multiquery < schema.sql`
 	cmdAudit  = `rep audit -json -format combined -verify -offline \
     -robots robots-1.txt@2026-01-30T00:00:00Z -robots robots-2.txt@2026-03-03T00:00:00Z access.log > report.json ||
   [ $? -le 1 ]   # 1: the audit found disallowed requests or spoofed crawlers`
-	cmdServer = `clickhouse-server --config-file=$DIR/config.xml`
+	cmdServer = clickhousetest.Command
 )
 
-// chServer is one clickhouse-server in its own directory, with its own
-// configuration, on free loopback ports; the test kills it by its PID.
-type chServer struct {
-	dir        string
-	tcp, httpP int
-	cmd        *exec.Cmd
-	out        bytes.Buffer
-}
-
-// freePorts returns n distinct free loopback ports.
-func freePorts(t testing.TB, n int) []int {
-	t.Helper()
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports
-}
+// chServer is one clickhouse-server of the cluster "rep".
+type chServer = clickhousetest.Server
 
 // startShards starts two ClickHouse servers that form the cluster "rep"
-// of two shards, and returns them. A missing clickhouse-server or
-// clickhouse-client fails the test: make test installs them.
-func startShards(t testing.TB) []*chServer {
-	t.Helper()
-	for _, p := range []string{"clickhouse-server", "clickhouse-client"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Fatalf("%s is needed by the ClickHouse tests and was not found (apt-get install clickhouse-server clickhouse-client; make test installs them): %v", p, err)
-		}
-	}
-	config, err := os.ReadFile("testdata/config.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := os.ReadFile("testdata/users.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ports := freePorts(t, 4)
-	servers := []*chServer{{tcp: ports[0], httpP: ports[1]}, {tcp: ports[2], httpP: ports[3]}}
-	for _, s := range servers {
-		s.dir = t.TempDir()
-		vars := map[string]string{"DIR": s.dir, "TCP_PORT": strconv.Itoa(s.tcp), "HTTP_PORT": strconv.Itoa(s.httpP),
-			"SHARD_1": strconv.Itoa(servers[0].tcp), "SHARD_2": strconv.Itoa(servers[1].tcp)}
-		conf := os.Expand(string(config), func(k string) string { return vars[k] })
-		if err := os.WriteFile(filepath.Join(s.dir, "config.xml"), []byte(conf), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(s.dir, "users.xml"), users, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s.cmd = exec.Command("sh", "-c", "exec "+cmdServer)
-		s.cmd.Env = append(os.Environ(), "DIR="+s.dir)
-		s.cmd.Dir = s.dir
-		s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
-		if err := s.cmd.Start(); err != nil {
-			t.Fatalf("starting clickhouse-server: %v", err)
-		}
-		t.Cleanup(func() { s.cmd.Process.Kill(); s.cmd.Wait() })
-	}
-	for _, s := range servers {
-		s.waitReady(t)
-	}
-	return servers
-}
-
-func (s *chServer) waitReady(t testing.TB) {
-	t.Helper()
-	c := &http.Client{Timeout: time.Second}
-	var err error
-	if !testkit.Until(2*time.Minute, func() bool {
-		var resp *http.Response
-		if resp, err = c.Get("http://127.0.0.1:" + strconv.Itoa(s.httpP) + "/ping"); err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == 200
-	}) {
-		log, _ := os.ReadFile(filepath.Join(s.dir, "error.log"))
-		t.Fatalf("clickhouse-server on %d did not answer: %v\n%s\n%s", s.tcp, err, s.out.String(), log)
-	}
-}
+// of two shards, and returns them.
+func startShards(t testing.TB) []*chServer { return clickhousetest.Start(t, 2) }
 
 var (
 	repOnce sync.Once
@@ -177,7 +95,7 @@ func run(t testing.TB, dir string, servers []*chServer, script string) time.Dura
 	cmd := exec.Command("sh", "-c", "set -e\n"+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PATH="+buildRep(t)+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"SHARD_1="+strconv.Itoa(servers[0].tcp), "SHARD_2="+strconv.Itoa(servers[1].tcp))
+		"SHARD_1="+strconv.Itoa(servers[0].TCP), "SHARD_2="+strconv.Itoa(servers[1].TCP))
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -189,7 +107,7 @@ func run(t testing.TB, dir string, servers []*chServer, script string) time.Dura
 // query runs one statement on a server and returns its output.
 func query(t testing.TB, s *chServer, q string) string {
 	t.Helper()
-	out, err := exec.Command("clickhouse-client", "--port", strconv.Itoa(s.tcp), "--query", q).CombinedOutput()
+	out, err := exec.Command("clickhouse-client", "--port", strconv.Itoa(s.TCP), "--query", q).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", q, err, out)
 	}
@@ -515,14 +433,8 @@ func TestClickHouseDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	texts := map[string]string{"schema.sql": Schema, "report.sql": Report,
-		"server": cmdServer, "schema": cmdSchema, "load": cmdLoad, "report": cmdReport, "audit": cmdAudit}
-	for _, f := range []string{"config.xml", "users.xml"} {
-		b, err := os.ReadFile("testdata/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts[f] = string(b)
-	}
+		"server": cmdServer, "schema": cmdSchema, "load": cmdLoad, "report": cmdReport, "audit": cmdAudit,
+		"config.xml": clickhousetest.Config, "users.xml": clickhousetest.Users}
 	for _, name := range slices.Sorted(maps.Keys(texts)) {
 		if !bytes.Contains(doc, []byte(strings.TrimSpace(texts[name]))) {
 			t.Errorf("docs/scale-out.md does not show %s as the tests run it:\n%s", name, texts[name])

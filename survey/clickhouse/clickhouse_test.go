@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,65 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/rep-toolkit/rep/internal/testkit/clickhousetest"
 	"github.com/rep-toolkit/rep/internal/testkit/corpus"
 	"github.com/rep-toolkit/rep/survey"
 )
 
-// startServer starts one clickhouse-server with its own configuration
-// and data directory on free loopback ports and returns its native port;
-// the test kills it at the end. A missing server or client fails.
-func startServer(t *testing.T) int {
-	t.Helper()
-	for _, p := range []string{"clickhouse-server", "clickhouse-client"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Fatalf("%s is needed by the ClickHouse test and was not found (make deps installs it): %v", p, err)
-		}
-	}
-	config, err := os.ReadFile("testdata/config.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := os.ReadFile("testdata/users.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ports := freePorts(t, 2)
-	dir := t.TempDir()
-	vars := map[string]string{"DIR": dir, "TCP_PORT": strconv.Itoa(ports[0]), "HTTP_PORT": strconv.Itoa(ports[1]),
-		"SHARD_1": strconv.Itoa(ports[0]), "SHARD_2": strconv.Itoa(ports[0])}
-	conf := os.Expand(string(config), func(k string) string { return vars[k] })
-	if err := os.WriteFile(filepath.Join(dir, "config.xml"), []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "users.xml"), users, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("clickhouse-server", "--config-file="+filepath.Join(dir, "config.xml"))
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting clickhouse-server: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	c := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := c.Get("http://127.0.0.1:" + strconv.Itoa(ports[1]) + "/ping")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return ports[0]
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("clickhouse-server did not answer: %v\n%s", err, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// startServer starts one clickhouse-server (internal/testkit/clickhousetest)
+// and returns its native port.
+func startServer(t *testing.T) int { return clickhousetest.Start(t, 1)[0].TCP }
 
 func TestMain(m *testing.M) {
 	if !slices.Contains(filepath.SplitList(os.Getenv("PATH")), "/usr/sbin") {
@@ -177,19 +125,4 @@ func compare(t *testing.T, got string, want *survey.Report) {
 		t.Error("no host restricts any crawler: the data do not exercise the report")
 	}
 	t.Logf("%d crawlers equal over %d hosts", len(all.Crawlers), all.Hosts)
-}
-
-// freePorts returns n distinct free loopback ports.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close() // held until all are chosen, so that they differ
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports
 }
