@@ -89,7 +89,7 @@ type listedKeys struct {
 	c   *crawlers.Crawler
 }
 
-func (k listedKeys) Key(ctx context.Context, agent *botauth.Agent, keyid string) (botauth.Key, error) {
+func (k listedKeys) Key(ctx context.Context, agent *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}
 	}
@@ -124,7 +124,7 @@ func (d *SavedDirectories) Add(agent string, keys botauth.JWKS) error {
 	dir := ""
 	if agent != "" {
 		var err error
-		if dir, err = (&botauth.Agent{URL: agent, Type: "directory"}).DirectoryURL(false); err != nil {
+		if dir, err = (&botauth.SignatureAgent{URL: agent, Type: "directory"}).DirectoryURL(false); err != nil {
 			return err
 		}
 	}
@@ -138,7 +138,7 @@ func (d *SavedDirectories) Add(agent string, keys botauth.JWKS) error {
 // Key implements botauth.KeySource: the key whose thumbprint is keyid
 // among the keys saved for agent's directory and those saved for every
 // agent.
-func (d *SavedDirectories) Key(ctx context.Context, agent *botauth.Agent, keyid string) (botauth.Key, error) {
+func (d *SavedDirectories) Key(ctx context.Context, agent *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}
 	}

@@ -66,7 +66,7 @@ type countingKeys struct {
 	n   atomic.Int64
 }
 
-func (c *countingKeys) Key(ctx context.Context, a *botauth.Agent, keyid string) (botauth.Key, error) {
+func (c *countingKeys) Key(ctx context.Context, a *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	c.n.Add(1)
 	return c.src.Key(ctx, a, keyid)
 }
@@ -303,8 +303,8 @@ func TestSavedDirectories(t *testing.T) {
 	key := testKey(t)
 	kid := botauth.Thumbprint(key.Public().(ed25519.PublicKey))
 	ctx := context.Background()
-	goog := &botauth.Agent{URL: "https://Agent.Bot.Goog", Type: "directory"}
-	other := &botauth.Agent{URL: "https://bot.example", Type: "directory"}
+	goog := &botauth.SignatureAgent{URL: "https://Agent.Bot.Goog", Type: "directory"}
+	other := &botauth.SignatureAgent{URL: "https://bot.example", Type: "directory"}
 	bound := savedKeys(t, "https://agent.bot.goog")
 	k, err := bound.Key(ctx, goog, kid)
 	if err != nil || k.Directory != "https://agent.bot.goog"+botauth.WellKnownPath {
