@@ -109,7 +109,7 @@ type Row struct {
 	// Signature is the verdict of the request's Web Bot Auth signature
 	// when Options.Signatures checked one, "" otherwise; SignatureReason
 	// is why it is not verified.
-	Signature       botauth.Verdict
+	Signature       botauth.Verification
 	SignatureReason botauth.Reason
 }
 

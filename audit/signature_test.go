@@ -161,7 +161,7 @@ func TestSignatures(t *testing.T) {
 		// and reason.
 		verdict identity.Verdict
 		method  identity.Method
-		sig     botauth.Verdict
+		sig     botauth.Verification
 		reason  botauth.Reason
 		lookups int64 // key lookups that reached the saved keys
 	}{
@@ -267,7 +267,7 @@ func TestSignatures(t *testing.T) {
 				if g == nil {
 					t.Fatalf("inline %v: no signatures counted", inline)
 				}
-				counts := map[botauth.Verdict]int64{botauth.Verified: g.Verified, botauth.Invalid: g.Invalid, botauth.Unverified: g.Unverified}
+				counts := map[botauth.Verification]int64{botauth.Verified: g.Verified, botauth.Invalid: g.Invalid, botauth.Unverified: g.Unverified}
 				if counts[c.sig] != 1 || g.Verified+g.Invalid+g.Unverified != 1 {
 					t.Errorf("inline %v: signatures %+v, want one %s", inline, g, c.sig)
 				}

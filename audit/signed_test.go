@@ -22,7 +22,7 @@ func TestSignedHeaders(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		input, sig string
-		verdict    botauth.Verdict
+		verdict    botauth.Verification
 		reason     botauth.Reason
 	}{
 		{"neither", "", "", "", ""},
@@ -50,7 +50,7 @@ func TestSignatureWindow(t *testing.T) {
 	const goog = "https://agent.bot.goog"
 	for _, c := range []struct {
 		at      time.Duration // after the signing time
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{-time.Second, botauth.Invalid, botauth.NotYetValid},
@@ -81,7 +81,7 @@ func TestLoggedFields(t *testing.T) {
 	const goog = "https://agent.bot.goog"
 	for _, c := range []struct {
 		covers  string
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{"user-agent", botauth.Invalid, botauth.BadSignature},
@@ -110,7 +110,7 @@ func TestSignedHost(t *testing.T) {
 		name            string
 		authority, host string
 		site            string
-		verdict         botauth.Verdict
+		verdict         botauth.Verification
 		reason          botauth.Reason
 	}{
 		{"authority", "www.example.com", "", "", botauth.Verified, ""},
@@ -155,7 +155,7 @@ func TestSignedMethod(t *testing.T) {
 	l := signedLine{at: signedAt, ip: "192.0.2.10", host: "www.example.com", path: "/", ua: googleAgent, key: testKey(t), agent: goog}
 	for _, c := range []struct {
 		method  string
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{"GET", botauth.Verified, ""},

@@ -93,7 +93,7 @@ type Verifier struct {
 // signatures are present it describes the first that verified, else the
 // first invalid one, else the first.
 type Result struct {
-	Verdict Verdict
+	Verdict Verification
 	// Err is why the request is not Verified, an [*Error]; nil when it is.
 	Err error
 	// The signature judged; empty when there is none.
@@ -159,7 +159,7 @@ func (v *Verifier) Verify(ctx context.Context, r *http.Request) Result {
 	if len(results) == 0 {
 		return fail(Result{}, &Error{Reason: ForeignTag, Detail: fmt.Sprintf("no signature has tag=%q: %s", Tag, strings.Join(foreign, ", "))})
 	}
-	for _, want := range []Verdict{Verified, Invalid} {
+	for _, want := range []Verification{Verified, Invalid} {
 		for _, res := range results {
 			if res.Verdict == want {
 				return res
