@@ -104,7 +104,7 @@ type Row struct {
 	Gap, Delay time.Duration
 	// Identity is set only by an Auditor with Inline verification, and
 	// Method with it: the evidence behind the verdict (identity.Method).
-	Identity identity.Verdict
+	Identity identity.Verification
 	Method   identity.Method
 	// Signature is the verdict of the request's Web Bot Auth signature
 	// when Options.Signatures checked one, "" otherwise; SignatureReason
@@ -173,7 +173,7 @@ type ipStat struct {
 // netVerdict is the network part of an identity verdict (reverse DNS and
 // IP lists) of one address, as cached for inline verification.
 type netVerdict struct {
-	v identity.Verdict
+	v identity.Verification
 	m identity.Method
 }
 
@@ -524,7 +524,7 @@ const MaxDNSFailures = 50
 
 // count adds n requests from ip with verdict v by method m (d of them
 // disallowed).
-func (s *cstate) count(v identity.Verdict, m identity.Method, ip []byte, n, d int64) {
+func (s *cstate) count(v identity.Verification, m identity.Method, ip []byte, n, d int64) {
 	if n == 0 {
 		return
 	}

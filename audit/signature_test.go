@@ -159,7 +159,7 @@ func TestSignatures(t *testing.T) {
 		crawler string
 		// The identity verdict and its method; the signature's verdict
 		// and reason.
-		verdict identity.Verdict
+		verdict identity.Verification
 		method  identity.Method
 		sig     botauth.Verification
 		reason  botauth.Reason
@@ -238,7 +238,7 @@ func TestSignatures(t *testing.T) {
 				if cr == nil {
 					t.Fatalf("inline %v: no %s in the report", inline, crawler)
 				}
-				got := map[identity.Verdict]int64{identity.Verified: cr.Verified, identity.Spoofed: cr.Spoofed, identity.Unverifiable: cr.Unverifiable}
+				got := map[identity.Verification]int64{identity.Verified: cr.Verified, identity.Spoofed: cr.Spoofed, identity.Unverifiable: cr.Unverifiable}
 				if got[c.verdict] != 1 || cr.Requests != 1 {
 					t.Errorf("inline %v: %+v, want the request %s", inline, cr, c.verdict)
 				}

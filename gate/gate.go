@@ -197,7 +197,7 @@ type Decision struct {
 	// Crawler is the crawler the User-Agent names; nil for others.
 	Crawler *crawlers.Crawler
 	// Identity is the verification's verdict, empty when none was made.
-	Identity identity.Verdict
+	Identity identity.Verification
 	// VerifiedBy is what proved a verified crawler, the identity.Method:
 	// "ranges", "fcrdns", "fcrdns+ranges", or identity.BySignature for a
 	// signature made with a key from a directory listed for it. Empty

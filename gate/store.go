@@ -17,7 +17,7 @@ import (
 type VerdictRecord struct {
 	IP      netip.Addr       `json:"ip"`
 	Crawler string           `json:"crawler"`
-	Verdict identity.Verdict `json:"verdict"`
+	Verdict identity.Verification `json:"verdict"`
 	Method  identity.Method  `json:"method,omitempty"`
 	Reason  string           `json:"reason,omitempty"`
 	// Checked is when the verification was made; the verdict is reused

@@ -28,7 +28,7 @@ func TestWithSignature(t *testing.T) {
 		name    string
 		net     identity.Result
 		sig     botauth.Result
-		verdict identity.Verdict
+		verdict identity.Verification
 		method  identity.Method
 		reason  string
 		hasSig  bool
