@@ -77,26 +77,31 @@ func (o *Options) defaults() {
 	}
 }
 
-// RobotsVerdict is the robots.txt answer for one request.
-type RobotsVerdict uint8
+// RobotsDecision is robots.txt's answer for one logged request.
+type RobotsDecision uint8
 
-// Robots verdicts.
+// RobotsVerdict is the former name of RobotsDecision.
+//
+// Deprecated: use RobotsDecision.
+type RobotsVerdict = RobotsDecision
+
+// Robots decisions.
 const (
-	RobotsUnknown    RobotsVerdict = iota // no robots.txt in force, or not a crawler
-	RobotsAllowed                         // allowed by the version in force
-	RobotsDisallowed                      // disallowed by every version it could have cached
-	RobotsGrace                           // disallowed only by a version younger than the grace period
+	RobotsUnknown    RobotsDecision = iota // no robots.txt in force, or not a crawler
+	RobotsAllowed                          // allowed by the version in force
+	RobotsDisallowed                       // disallowed by every version it could have cached
+	RobotsGrace                            // disallowed only by a version younger than the grace period
 )
 
 // String returns "", "allow", "disallow" or "grace", as enrich rows spell it.
-func (v RobotsVerdict) String() string {
+func (v RobotsDecision) String() string {
 	return [...]string{"", "allow", "disallow", "grace"}[v]
 }
 
 // Row is what Add found out about one request.
 type Row struct {
 	Crawler *crawlers.Crawler // nil: not a known crawler
-	Robots  RobotsVerdict
+	Robots  RobotsDecision
 	Rule    robotstxt.Rule // the deciding rule of the version in force
 	Version int            // index of the robots.txt version in force, -1 none
 	// Gap is the time since the crawler's previous request to this host
