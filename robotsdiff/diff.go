@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 	"github.com/rep-toolkit/rep/verdict"
 )
 
@@ -167,7 +167,7 @@ func (f Flip) Blocks() bool { return f.Before.Allowed && !f.After.Allowed }
 // category, before, after.
 func (f Flip) UsageFlips() []CategoryChange {
 	var out []CategoryChange
-	for _, c := range usage.Categories() {
+	for _, c := range aipref.Categories() {
 		b, a := pref(f.Before.Usage, c), pref(f.After.Usage, c)
 		if b != a {
 			out = append(out, CategoryChange{Category: c, Before: b, After: a})
@@ -178,13 +178,13 @@ func (f Flip) UsageFlips() []CategoryChange {
 
 // CategoryChange is one usage category whose preference changed for a URL.
 type CategoryChange struct {
-	Category      usage.Category `json:"category"`
-	Before, After usage.Pref
+	Category      aipref.Category `json:"category"`
+	Before, After aipref.Pref
 }
 
-func pref(v *usage.Verdict, c usage.Category) usage.Pref {
+func pref(v *aipref.Verdict, c aipref.Category) aipref.Pref {
 	if v == nil {
-		return usage.Unknown
+		return aipref.Unknown
 	}
 	return v.Get(c)
 }

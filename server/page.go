@@ -12,10 +12,10 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // maxPageBytes caps the body read from a fetched page. Google reads 15 MiB;
@@ -87,7 +87,7 @@ type pageCrawler struct {
 	// Robots.usage) with the page's Content-Usage header, TDMRep header
 	// or meta, noai/noimageai and, for a fetched page, the site's
 	// /.well-known/tdmrep.json (the answer's tdmrep).
-	Usage usage.Verdict `json:"usage"`
+	Usage aipref.Verdict `json:"usage"`
 }
 
 type sourceJSON struct {
@@ -329,7 +329,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		if r := resp.Crawlers[i].Robots; r != nil {
 			d = *r
 		}
-		var tdm []usage.Evidence
+		var tdm []aipref.Evidence
 		if resp.TDMRep != nil {
 			tdm = resp.TDMRep.Evidence
 		}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rep-toolkit/rep/aipref"
 	wirepkg "github.com/rep-toolkit/rep/internal/wire"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // Decision is the answer to "may this crawler fetch this URL?": the
@@ -33,7 +33,7 @@ type Decision struct {
 	// Content-Usage or Content-Signal line, or was not used (a fetch that
 	// allows or disallows everything, DecideIn). A page's own carriers are
 	// added by the crawler SDK's page verdict (rep.PageVerdict.Usage).
-	Usage *usage.Verdict
+	Usage *aipref.Verdict
 }
 
 // Decide answers for the agent against a robots.txt already parsed (read
@@ -59,11 +59,11 @@ func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string 
 
 // usage is the usage verdict of the memo's file for rawurl, or nil when
 // the file states no usage preference (most files: then it costs nothing).
-func (m *groupMemo) usage(rawurl string, allowed bool) *usage.Verdict {
+func (m *groupMemo) usage(rawurl string, allowed bool) *aipref.Verdict {
 	if !m.hasUsage {
 		return nil
 	}
-	v := usage.Combine(usage.Robots(m.f, m.g, rawurl, allowed))
+	v := aipref.Combine(aipref.Robots(m.f, m.g, rawurl, allowed))
 	return &v
 }
 
@@ -196,7 +196,7 @@ type DecisionJSON struct {
 	Fetch      *robotsfetch.Outcome `json:"fetch,omitempty"`
 	// Usage is the usage-preference verdict (train_ai, ai_use, search and
 	// the evidence behind them), when there is one.
-	Usage *usage.Verdict `json:"usage,omitempty"`
+	Usage *aipref.Verdict `json:"usage,omitempty"`
 }
 
 // MarshalJSON renders the decision in the one verdict shape: url, agent,

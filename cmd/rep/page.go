@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	use "github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
-	use "github.com/rep-toolkit/rep/usage"
 )
 
 func init() {

@@ -1,4 +1,4 @@
-package usage_test
+package aipref_test
 
 import (
 	"errors"
@@ -8,26 +8,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/aipref/page"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
-	"github.com/rep-toolkit/rep/usage/page"
 )
 
 const (
-	U = usage.Unknown
-	A = usage.Allowed
-	D = usage.Disallowed
+	U = aipref.Unknown
+	A = aipref.Allowed
+	D = aipref.Disallowed
 )
 
 // verdict combines every carrier given for url and agent "examplebot".
-func verdict(t *testing.T, robots string, headers []string, html string, tdmrep string, url string) usage.Verdict {
+func verdict(t *testing.T, robots string, headers []string, html string, tdmrep string, url string) aipref.Verdict {
 	t.Helper()
-	var ev [][]usage.Evidence
+	var ev [][]aipref.Evidence
 	if robots != "" {
 		f := robotstxt.Parse([]byte(robots))
 		g := f.Agent("examplebot")
-		ev = append(ev, usage.Robots(f, g, url, g.Allowed(url)))
+		ev = append(ev, aipref.Robots(f, g, url, g.Allowed(url)))
 	}
 	if headers != nil || html != "" {
 		h := http.Header{}
@@ -42,13 +42,13 @@ func verdict(t *testing.T, robots string, headers []string, html string, tdmrep 
 		ev = append(ev, page.Evidence(&pol))
 	}
 	if tdmrep != "" {
-		rules, err := usage.ParseTDMRep([]byte(tdmrep))
+		rules, err := aipref.ParseTDMRep([]byte(tdmrep))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev = append(ev, usage.TDMRep(rules, url))
+		ev = append(ev, aipref.TDMRep(rules, url))
 	}
-	return usage.Combine(ev...)
+	return aipref.Combine(ev...)
 }
 
 func TestVerdict(t *testing.T) {
@@ -59,9 +59,9 @@ func TestVerdict(t *testing.T) {
 		headers  []string
 		html     string
 		tdmrep   string
-		train    usage.Pref
-		aiUse    usage.Pref
-		search   usage.Pref
+		train    aipref.Pref
+		aiUse    aipref.Pref
+		search   aipref.Pref
 		carriers string // carriers of the evidence deciding train-ai
 		// outweighed lists the statements that lost, as "carrier category".
 		outweighed string
@@ -122,7 +122,7 @@ func TestVerdict(t *testing.T) {
 				t.Errorf("verdict %s, want train-ai=%s ai-use=%s search=%s\n%+v", v, c.train, c.aiUse, c.search, v.Evidence)
 			}
 			var cs []string
-			for _, e := range v.Deciding(usage.TrainAI) {
+			for _, e := range v.Deciding(aipref.TrainAI) {
 				cs = append(cs, string(e.Carrier))
 			}
 			if got := strings.Join(cs, ","); got != c.carriers {
@@ -144,10 +144,10 @@ func TestVerdict(t *testing.T) {
 
 func TestEvidence(t *testing.T) {
 	v := verdict(t, "User-agent: *\nAllow: /\nContent-Usage: /articles/ train-ai=n\n", []string{"X-Robots-Tag: noai"}, "", "", "https://example.com/articles/x")
-	want := []usage.Evidence{
-		{Carrier: usage.RobotsContentUsage, Category: usage.TrainAI, Pref: D, Line: 3, Where: "robots.txt line 3", Value: "Content-Usage: /articles/ train-ai=n"},
-		{Carrier: usage.RobotsNoAI, Category: usage.TrainAI, Pref: D, Line: 1, Where: "X-Robots-Tag header (line 1)", Value: "noai"},
-		{Carrier: usage.RobotsNoAI, Category: usage.AIUse, Pref: D, Line: 1, Where: "X-Robots-Tag header (line 1)", Value: "noai"},
+	want := []aipref.Evidence{
+		{Carrier: aipref.RobotsContentUsage, Category: aipref.TrainAI, Pref: D, Line: 3, Where: "robots.txt line 3", Value: "Content-Usage: /articles/ train-ai=n"},
+		{Carrier: aipref.RobotsNoAI, Category: aipref.TrainAI, Pref: D, Line: 1, Where: "X-Robots-Tag header (line 1)", Value: "noai"},
+		{Carrier: aipref.RobotsNoAI, Category: aipref.AIUse, Pref: D, Line: 1, Where: "X-Robots-Tag header (line 1)", Value: "noai"},
 	}
 	if len(v.Evidence) != len(want) {
 		t.Fatalf("evidence %+v, want %+v", v.Evidence, want)
@@ -163,20 +163,20 @@ func TestEvidence(t *testing.T) {
 // verdict anew: an allow outweighed there decides once the disallow is
 // gone, and one that decided there is outweighed by a new disallow.
 func TestCombineAgain(t *testing.T) {
-	allow := usage.Evidence{Carrier: usage.RobotsContentSignal, Category: usage.TrainAI, Pref: A}
-	deny := usage.Evidence{Carrier: usage.RobotsNoAI, Category: usage.TrainAI, Pref: D}
-	first := usage.Combine([]usage.Evidence{allow, deny})
+	allow := aipref.Evidence{Carrier: aipref.RobotsContentSignal, Category: aipref.TrainAI, Pref: A}
+	deny := aipref.Evidence{Carrier: aipref.RobotsNoAI, Category: aipref.TrainAI, Pref: D}
+	first := aipref.Combine([]aipref.Evidence{allow, deny})
 	if !first.Evidence[0].Outweighed || first.Evidence[1].Outweighed {
 		t.Fatalf("allow beside a disallow: %+v", first.Evidence)
 	}
-	if again := usage.Combine(first.Evidence[:1]); again.TrainAI != A || again.Evidence[0].Outweighed {
+	if again := aipref.Combine(first.Evidence[:1]); again.TrainAI != A || again.Evidence[0].Outweighed {
 		t.Errorf("the allow alone: %s %+v, want it deciding", again, again.Evidence)
 	}
-	alone := usage.Combine([]usage.Evidence{allow})
-	if more := usage.Combine(alone.Evidence, []usage.Evidence{deny}); !more.Evidence[0].Outweighed {
+	alone := aipref.Combine([]aipref.Evidence{allow})
+	if more := aipref.Combine(alone.Evidence, []aipref.Evidence{deny}); !more.Evidence[0].Outweighed {
 		t.Errorf("a new disallow: %+v, want the allow outweighed", more.Evidence)
 	}
-	scoped := usage.Combine([]usage.Evidence{allow, {Carrier: usage.RobotsNoImageAI, Category: usage.TrainAI, Pref: D, Scope: "images"}})
+	scoped := aipref.Combine([]aipref.Evidence{allow, {Carrier: aipref.RobotsNoImageAI, Category: aipref.TrainAI, Pref: D, Scope: "images"}})
 	if scoped.Evidence[0].Outweighed || scoped.Evidence[1].Outweighed {
 		t.Errorf("noimageai outweighs nothing and is not outweighed: %+v", scoped.Evidence)
 	}
@@ -184,8 +184,8 @@ func TestCombineAgain(t *testing.T) {
 
 func TestParseTDMRepErrors(t *testing.T) {
 	for _, in := range []string{`{}`, `[{"location": "/", "tdm-reservation": 2}]`, `not json`} {
-		_, err := usage.ParseTDMRep([]byte(in))
-		var te *usage.TDMRepError
+		_, err := aipref.ParseTDMRep([]byte(in))
+		var te *aipref.TDMRepError
 		if !errors.As(err, &te) {
 			t.Errorf("ParseTDMRep(%s) = %v, want a *TDMRepError", in, err)
 		}
@@ -193,15 +193,15 @@ func TestParseTDMRepErrors(t *testing.T) {
 }
 
 func TestPrefText(t *testing.T) {
-	for _, p := range []usage.Pref{U, A, D} {
+	for _, p := range []aipref.Pref{U, A, D} {
 		b, _ := p.MarshalText()
-		var q usage.Pref
+		var q aipref.Pref
 		if err := q.UnmarshalText(b); err != nil || q != p {
 			t.Errorf("round trip %v: %v %v", p, q, err)
 		}
 	}
-	var q usage.Pref
-	var pe *usage.PrefError
+	var q aipref.Pref
+	var pe *aipref.PrefError
 	if err := q.UnmarshalText([]byte("maybe")); !errors.As(err, &pe) {
 		t.Errorf("UnmarshalText(maybe) = %v", err)
 	}
