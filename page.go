@@ -62,7 +62,7 @@ type PageVerdict struct {
 	// Usage is the usage-preference verdict for the page: robots.txt's
 	// statements (Crawl.Usage) with the page's Content-Usage header,
 	// TDMRep header or meta, and noai/noimageai (see PageUsage).
-	Usage aipref.Verdict
+	Usage aipref.Usage
 }
 
 // PageUsage combines the usage statements about one page: robots.txt's
@@ -70,7 +70,7 @@ type PageVerdict struct {
 // header or meta, noai and noimageai, read from pol) and any more the
 // caller has (aipref.TDMRep for the site's /.well-known/tdmrep.json). The
 // most restrictive statement per category wins (aipref.Combine).
-func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]aipref.Evidence) aipref.Verdict {
+func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]aipref.Evidence) aipref.Usage {
 	var robots []aipref.Evidence
 	if d.Usage != nil {
 		robots = d.Usage.Evidence

@@ -129,12 +129,13 @@ type Evidence struct {
 	// Outweighed is set by Combine on a statement about the URL whose
 	// preference lost to a more restrictive one about the same category
 	// (it allows, another disallows). A statement with a preference, no
-	// Scope and Outweighed false decided its category (Verdict.Deciding).
+	// Scope and Outweighed false decided its category (Usage.Deciding).
 	Outweighed bool `json:"outweighed,omitempty"`
 }
 
-// Verdict is the combined preference per category with its evidence.
-type Verdict struct {
+// Usage is the combined preference per category for one URL and crawler,
+// with its evidence.
+type Usage struct {
 	TrainAI Pref `json:"train_ai"`
 	AIUse   Pref `json:"ai_use"`
 	Search  Pref `json:"search"`
@@ -144,7 +145,12 @@ type Verdict struct {
 
 // Get returns the preference for category c (Unknown for a label outside
 // the vocabulary).
-func (v Verdict) Get(c Category) Pref {
+// Verdict is the former name of Usage, kept so that code written against
+// it compiles. It is to be marked deprecated once the last callers in this
+// module (cmd/rep's page and check commands) say Usage.
+type Verdict = Usage
+
+func (v Usage) Get(c Category) Pref {
 	switch c {
 	case TrainAI:
 		return v.TrainAI
@@ -156,7 +162,7 @@ func (v Verdict) Get(c Category) Pref {
 	return Unknown
 }
 
-func (v *Verdict) ptr(c Category) *Pref {
+func (v *Usage) ptr(c Category) *Pref {
 	switch c {
 	case TrainAI:
 		return &v.TrainAI
@@ -171,7 +177,7 @@ func (v *Verdict) ptr(c Category) *Pref {
 // Deciding returns the evidence that decided category c: the disallowing
 // statements when it is disallowed, the allowing ones when allowed, none
 // when unknown.
-func (v Verdict) Deciding(c Category) []Evidence {
+func (v Usage) Deciding(c Category) []Evidence {
 	var out []Evidence
 	for _, e := range v.Evidence {
 		if e.Category == c && e.Decides() {
@@ -181,7 +187,7 @@ func (v Verdict) Deciding(c Category) []Evidence {
 	return out
 }
 
-// Decides reports whether e, one statement of a Verdict, decided its
+// Decides reports whether e, one statement of a Usage, decided its
 // category: it states a preference about the URL (no Scope) and no more
 // restrictive statement outweighed it.
 func (e Evidence) Decides() bool {
@@ -193,8 +199,8 @@ func (e Evidence) Decides() bool {
 // it, else allowed when any allows it, else unknown. Statements with a
 // Scope do not count. The statements that lost are marked Outweighed
 // (statements from an earlier verdict are judged anew).
-func Combine(evidence ...[]Evidence) Verdict {
-	var v Verdict
+func Combine(evidence ...[]Evidence) Usage {
+	var v Usage
 	v.Evidence = []Evidence{}
 	for _, es := range evidence {
 		for _, e := range es {
@@ -219,7 +225,7 @@ func Combine(evidence ...[]Evidence) Verdict {
 }
 
 // String sums the verdict up, e.g. "train-ai=disallowed ai-use=unknown search=allowed".
-func (v Verdict) String() string {
+func (v Usage) String() string {
 	var b strings.Builder
 	for i, c := range Categories() {
 		if i > 0 {

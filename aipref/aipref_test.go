@@ -21,7 +21,7 @@ const (
 )
 
 // verdict combines every carrier given for url and agent "examplebot".
-func verdict(t *testing.T, robots string, headers []string, html string, tdmrep string, url string) aipref.Verdict {
+func verdict(t *testing.T, robots string, headers []string, html string, tdmrep string, url string) aipref.Usage {
 	t.Helper()
 	var ev [][]aipref.Evidence
 	if robots != "" {

@@ -182,7 +182,7 @@ type CategoryChange struct {
 	Before, After aipref.Pref
 }
 
-func pref(v *aipref.Verdict, c aipref.Category) aipref.Pref {
+func pref(v *aipref.Usage, c aipref.Category) aipref.Pref {
 	if v == nil {
 		return aipref.Unknown
 	}

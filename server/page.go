@@ -87,7 +87,7 @@ type pageCrawler struct {
 	// Robots.usage) with the page's Content-Usage header, TDMRep header
 	// or meta, noai/noimageai and, for a fetched page, the site's
 	// /.well-known/tdmrep.json (the answer's tdmrep).
-	Usage aipref.Verdict `json:"usage"`
+	Usage aipref.Usage `json:"usage"`
 }
 
 type sourceJSON struct {

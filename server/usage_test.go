@@ -54,7 +54,7 @@ func TestPageUsage(t *testing.T) {
 	var got struct {
 		Crawlers []struct {
 			Agent string
-			Usage aipref.Verdict
+			Usage aipref.Usage
 		}
 	}
 	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || res.StatusCode != 200 {

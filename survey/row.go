@@ -167,7 +167,7 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 		if len(d.Group.Lines) > 0 {
 			row.GroupLine = d.Group.Lines[0]
 		}
-		u := aipref.Verdict{}
+		u := aipref.Usage{}
 		if d.Usage != nil {
 			u = *d.Usage
 		}

@@ -13,7 +13,8 @@ type (
 	PrefError   = aipref.PrefError
 	Carrier     = aipref.Carrier
 	Evidence    = aipref.Evidence
-	Verdict     = aipref.Verdict
+	Verdict     = aipref.Usage
+	Usage       = aipref.Usage
 	TDMRepRule  = aipref.TDMRepRule
 	TDMRepError = aipref.TDMRepError
 )

@@ -33,7 +33,7 @@ type Decision struct {
 	// Content-Usage or Content-Signal line, or was not used (a fetch that
 	// allows or disallows everything, DecideIn). A page's own carriers are
 	// added by the crawler SDK's page verdict (rep.PageVerdict.Usage).
-	Usage *aipref.Verdict
+	Usage *aipref.Usage
 }
 
 // Decide answers for the agent against a robots.txt already parsed (read
@@ -59,7 +59,7 @@ func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string 
 
 // usage is the usage verdict of the memo's file for rawurl, or nil when
 // the file states no usage preference (most files: then it costs nothing).
-func (m *groupMemo) usage(rawurl string, allowed bool) *aipref.Verdict {
+func (m *groupMemo) usage(rawurl string, allowed bool) *aipref.Usage {
 	if !m.hasUsage {
 		return nil
 	}
@@ -196,7 +196,7 @@ type DecisionJSON struct {
 	Fetch      *robotsfetch.Outcome `json:"fetch,omitempty"`
 	// Usage is the usage-preference verdict (train_ai, ai_use, search and
 	// the evidence behind them), when there is one.
-	Usage *aipref.Verdict `json:"usage,omitempty"`
+	Usage *aipref.Usage `json:"usage,omitempty"`
 }
 
 // MarshalJSON renders the decision in the one verdict shape: url, agent,

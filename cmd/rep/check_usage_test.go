@@ -26,7 +26,7 @@ func TestCheckUsageJSON(t *testing.T) {
 	} {
 		_, stdout, stderr := checkRun(t, c.robots, "-robots", "-", "-agent", "examplebot", "-json", c.url)
 		var got struct {
-			Usage *aipref.Verdict `json:"usage"`
+			Usage *aipref.Usage `json:"usage"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatalf("%s: %v (stdout %q, stderr %q)", c.url, err, stdout, stderr)

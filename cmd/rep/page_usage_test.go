@@ -43,9 +43,9 @@ func TestPageUsage(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, stderr.String())
 	}
 	var got struct {
-		Usage  aipref.Verdict `json:"usage"`
+		Usage  aipref.Usage `json:"usage"`
 		Robots struct {
-			Usage *aipref.Verdict `json:"usage"`
+			Usage *aipref.Usage `json:"usage"`
 		} `json:"robots"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
@@ -121,7 +121,7 @@ func TestPageTDMRepFetched(t *testing.T) {
 
 	out, _ := page("-json", srv.URL+"/blog/post")
 	var got struct {
-		Usage  aipref.Verdict `json:"usage"`
+		Usage  aipref.Usage `json:"usage"`
 		TDMRep struct {
 			URL      string            `json:"url"`
 			Status   int               `json:"status"`
