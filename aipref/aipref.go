@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -64,34 +65,21 @@ const (
 	Disallowed
 )
 
-var prefNames = [...]string{Unknown: "unknown", Allowed: "allowed", Disallowed: "disallowed"}
+var prefNames = enum.New[Pref]("preference", "unknown", "allowed", "disallowed")
 
 // String returns "unknown", "allowed" or "disallowed".
-func (p Pref) String() string {
-	if p >= 0 && int(p) < len(prefNames) {
-		return prefNames[p]
-	}
-	return "?"
-}
+func (p Pref) String() string { return prefNames.String(p) }
 
 // MarshalText encodes the preference as its String.
-func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+func (p Pref) MarshalText() ([]byte, error) { return prefNames.Marshal(p) }
 
-// UnmarshalText decodes a preference written by MarshalText.
-func (p *Pref) UnmarshalText(b []byte) error {
-	for i, n := range prefNames {
-		if string(b) == n {
-			*p = Pref(i)
-			return nil
-		}
-	}
-	return &PrefError{Text: string(b)}
-}
+// UnmarshalText decodes a preference written by MarshalText; a text that
+// is not one is a *PrefError.
+func (p *Pref) UnmarshalText(b []byte) error { return prefNames.Unmarshal(b, p) }
 
-// PrefError reports a preference name that is not one of Pref's.
-type PrefError struct{ Text string }
-
-func (e *PrefError) Error() string { return fmt.Sprintf("usage: unknown preference %q", e.Text) }
+// PrefError reports a preference name that is not one of Pref's (Text),
+// with the names that are (Names).
+type PrefError = enum.Error
 
 // Carrier names where a statement was read.
 type Carrier string

@@ -202,7 +202,10 @@ func TestPrefText(t *testing.T) {
 	}
 	var q aipref.Pref
 	var pe *aipref.PrefError
-	if err := q.UnmarshalText([]byte("maybe")); !errors.As(err, &pe) {
-		t.Errorf("UnmarshalText(maybe) = %v", err)
+	if err := q.UnmarshalText([]byte("maybe")); !errors.As(err, &pe) || pe.Text != "maybe" || q != U {
+		t.Errorf("UnmarshalText(maybe) = %v, value %v", err, q)
+	}
+	if (aipref.Pref(7)).String() != "preference(7)" {
+		t.Errorf("out of range: %q", aipref.Pref(7).String())
 	}
 }
