@@ -16,6 +16,7 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/verdict"
 )
@@ -93,10 +94,10 @@ const (
 	RobotsGrace                            // disallowed only by a version younger than the grace period
 )
 
+var robotsNames = enum.New[RobotsDecision]("robots decision", "", "allow", "disallow", "grace")
+
 // String returns "", "allow", "disallow" or "grace", as enrich rows spell it.
-func (v RobotsDecision) String() string {
-	return [...]string{"", "allow", "disallow", "grace"}[v]
-}
+func (v RobotsDecision) String() string { return robotsNames.String(v) }
 
 // Row is what Add found out about one request.
 type Row struct {
