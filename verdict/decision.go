@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/internal/enum"
 	wirepkg "github.com/rep-toolkit/rep/internal/wire"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -172,7 +173,17 @@ func (d Decision) String() string {
 	return s
 }
 
-var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star", robotstxt.ViaFetch: "fetch"}
+var viaCodes = enum.New[robotstxt.Via]("via", "none", "token", "fallback", "star", "fetch") // ViaNone … ViaFetch
+
+// ViaCode is how a group was chosen as the JSON spells it: "none",
+// "token", "fallback", "star" or "fetch"; "" for a value robotstxt does
+// not define.
+func ViaCode(v robotstxt.Via) string {
+	if !viaCodes.Has(v) {
+		return ""
+	}
+	return viaCodes.String(v)
+}
 
 // DecisionJSON is the one JSON shape of a verdict, shared by rep check
 // -json, the server's API and every other door (Decision.MarshalJSON
@@ -215,9 +226,7 @@ func (d Decision) JSON() DecisionJSON {
 	if j.GroupLines == nil {
 		j.GroupLines = []int{}
 	}
-	if int(d.Group.Via) < len(viaCode) {
-		j.Via = viaCode[d.Group.Via]
-	}
+	j.Via = ViaCode(d.Group.Via)
 	if a := d.Agent; a != nil {
 		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes
 	}

@@ -47,6 +47,12 @@ func (n *Names[E]) String(v E) string {
 	return n.kind + "(" + strconv.FormatInt(int64(v), 10) + ")"
 }
 
+// Has reports whether v has a name in the table.
+func (n *Names[E]) Has(v E) bool {
+	i := int64(v)
+	return i >= 0 && i < int64(len(n.names)) && n.names[i] != ""
+}
+
 // Marshal is MarshalText: v's String.
 func (n *Names[E]) Marshal(v E) ([]byte, error) { return []byte(n.String(v)), nil }
 

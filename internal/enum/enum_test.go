@@ -39,6 +39,17 @@ func TestString(t *testing.T) {
 	}
 }
 
+func TestHas(t *testing.T) {
+	for c, want := range map[color]bool{none: false, red: true, blue: true, color(4): false, color(255): false} {
+		if colorNames.Has(c) != want {
+			t.Errorf("Has(%d) = %v, want %v", c, !want, want)
+		}
+	}
+	if levelNames.Has(-1) || !levelNames.Has(0) {
+		t.Error("Has on a signed enum")
+	}
+}
+
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
