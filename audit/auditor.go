@@ -159,7 +159,7 @@ type cstate struct {
 	// per day because the IP lists are dated: a request is judged against
 	// the list of its own day.
 	ips         map[int64]map[string]*ipStat
-	seen        map[int64]map[string]netVerdict
+	seen        map[int64]map[string]netVerification
 	firstReq    int64
 	firstRobots int64
 	delay       DelayStats
@@ -176,9 +176,9 @@ type ipStat struct {
 	signed []*signedCount
 }
 
-// netVerdict is the network part of an identity verdict (reverse DNS and
+// netVerification is the network part of an identity verdict (reverse DNS and
 // IP lists) of one address, as cached for inline verification.
-type netVerdict struct {
+type netVerification struct {
 	v identity.Verification
 	m identity.Method
 }
@@ -218,7 +218,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		top:          newTopK(a.opt.TopK),
 		hosts:        map[string]*Edge{},
 		ips:          map[int64]map[string]*ipStat{},
-		seen:         map[int64]map[string]netVerdict{},
+		seen:         map[int64]map[string]netVerification{},
 		firstReq:     -1,
 		firstRobots:  -1,
 		k:            a.opt.TopK,
@@ -468,10 +468,10 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 	v, ok := byIP[string(rec.IP)]
 	if !ok {
 		r := a.verify(ctx, s.c, string(rec.IP), t)
-		v = netVerdict{r.Verdict, r.Method}
+		v = netVerification{r.Verdict, r.Method}
 		if a.nIPs < a.opt.MaxIPs {
 			if byIP == nil {
-				byIP = map[string]netVerdict{}
+				byIP = map[string]netVerification{}
 				s.seen[day] = byIP
 			}
 			byIP[string(rec.IP)] = v

@@ -232,7 +232,7 @@ func reasonOf(sig botauth.Result) botauth.Reason {
 
 // withSignature combines the network verdict of an address with the
 // signature of one of its requests.
-func withSignature(c *crawlers.Crawler, net netVerdict, sig botauth.Result) netVerdict {
+func withSignature(c *crawlers.Crawler, net netVerification, sig botauth.Result) netVerification {
 	r := identity.WithSignature(identity.Result{Crawler: c, Verdict: net.v, Method: net.m}, sig)
-	return netVerdict{r.Verdict, r.Method}
+	return netVerification{r.Verdict, r.Method}
 }
