@@ -176,8 +176,8 @@ type ipStat struct {
 	signed []*signedCount
 }
 
-// netVerification is the network part of an identity verdict (reverse DNS and
-// IP lists) of one address, as cached for inline verification.
+// netVerification is the network part of an identity Verification (reverse
+// DNS and IP lists) of one address, as cached for inline verification.
 type netVerification struct {
 	v identity.Verification
 	m identity.Method
