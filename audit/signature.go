@@ -80,7 +80,7 @@ func signedRequest(rec *accesslog.Record, site []byte) *http.Request {
 }
 
 // listedKeys asks src only for the keys of the Signature-Agents the
-// registry lists for crawler c (crawlers.Verification.SignatureAgents). A
+// registry lists for crawler c (crawlers.Proof.SignatureAgents). A
 // signature from any other agent cannot prove that the request came from
 // c (identity.WithSignature), and the audit must not fetch from whatever
 // origin a logged request names: anyone can send a Signature-Agent header.
