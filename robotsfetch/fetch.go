@@ -387,13 +387,13 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 	f.mu.RUnlock()
 	if it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
 		f.stats.cacheHits.Add(1)
-		return it.robots, nil
+		return &it.robots, nil
 	}
 	f.stats.cacheMisses.Add(1)
 	f.mu.Lock()
 	if it = f.cache.get(origin); it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
 		f.mu.Unlock() // refreshed meanwhile
-		return it.robots, nil
+		return &it.robots, nil
 	}
 	c, ok := f.flight[origin]
 	if !ok {
@@ -553,15 +553,12 @@ func (f *Fetcher) lease(origin, key string, prev *Entry) (token string, fresh, n
 
 func (f *Fetcher) finish(origin string, c *call, e *Entry) {
 	r := f.build(e)
-	kept := r
-	if !r.Outcome.Cached {
-		// The callers waiting now get the fetch made for them; later
-		// callers get the same answer from memory, marked Cached.
-		kept = &Robots{Outcome: r.Outcome, File: r.File, Body: r.Body, parses: r.parses}
-		kept.Outcome.Cached = true
-	}
+	// The callers waiting now get the fetch made for them; later callers
+	// get the same answer from memory, marked Cached.
+	it := &item{origin: origin, entry: e, robots: Robots{Outcome: r.Outcome, File: r.File, Body: r.Body, parses: r.parses}}
+	it.robots.Outcome.Cached = true
 	f.mu.Lock()
-	f.cache.put(&item{origin: origin, robots: kept, entry: e})
+	f.cache.put(it)
 	delete(f.flight, origin)
 	c.robots = r
 	f.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Agent is the view of a File for one crawler: the group it obeys, resolved
@@ -38,9 +39,66 @@ func (f *File) AgentExplicit(names ...string) *Agent { return f.agent(names, fal
 func (f *File) Star() *Agent { return f.agent(nil, true) }
 
 func (f *File) agent(names []string, star bool) *Agent {
-	a := &Agent{f: f}
+	a := Agent{f: f}
 	a.resolve(names, star)
-	return a
+	if nk, ne := len(a.ix.keys), len(a.ix.ents); nk > 0 && nk <= smallIndex && ne <= smallIndex {
+		s := &smallAgent{Agent: a}
+		s.ix.keys = s.keys[:copy(s.keys[:], a.ix.keys):nk]
+		s.ix.ents = s.ents[:copy(s.ents[:], a.ix.ents):ne]
+		s.ownText()
+		return &s.Agent
+	}
+	return &a
+}
+
+// smallAgent is an Agent that holds its index itself when the index is
+// short, as most groups' are: the keys, the rules and, when they fit, the
+// rules' text. A check then reads one object, where it otherwise reads the
+// Agent, then the keys, then the rules, then their text in the file's
+// arena: each a cache miss of its own, one after the other, when a crawler
+// cycles through more files than the caches hold.
+type smallAgent struct {
+	Agent
+	keys [smallIndex]ikey
+	ents [smallIndex]rule
+	text [smallText]byte
+}
+
+const (
+	smallIndex = 8   // the most keys and rules a smallAgent holds
+	smallText  = 192 // the most bytes of rule text it holds
+)
+
+// ownText copies the rules' patterns into s.text and points the rules and
+// the arena at the copy, when they fit and nothing else reads the rules by
+// their offset in the file's arena: a pattern kept as written in File.raw
+// (keyed by that offset) or the shared wildcard matcher (built over the
+// offsets of whichever Agent asks first).
+func (s *smallAgent) ownText() {
+	if s.ix.multi != nil {
+		return
+	}
+	n := 0
+	for i := range s.ix.ents {
+		r := &s.ix.ents[i]
+		if r.flags()&(fRaw|fIndex) != 0 {
+			return
+		}
+		n += int(r.n)
+	}
+	if n > smallText {
+		return
+	}
+	at := uint32(0)
+	for i := range s.ix.ents {
+		r := &s.ix.ents[i]
+		copy(s.text[at:], s.arena[r.off:r.off+uint32(r.n)])
+		r.off = at
+		at += uint32(r.n)
+	}
+	// The array is never written again: the strings made from it (the
+	// patterns a Decision carries) are as immutable as the arena's.
+	s.arena = unsafe.String(&s.text[0], int(at))
 }
 
 // resolve sets the group and, when it has rules, the index.
