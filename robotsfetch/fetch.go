@@ -385,13 +385,13 @@ func (f *Fetcher) Get(ctx context.Context, rawurl string) (*Robots, error) {
 	f.mu.RLock()
 	it := f.cache.get(origin)
 	f.mu.RUnlock()
-	if it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
+	if it != nil && now.Before(it.expires) {
 		f.stats.cacheHits.Add(1)
 		return &it.robots, nil
 	}
 	f.stats.cacheMisses.Add(1)
 	f.mu.Lock()
-	if it = f.cache.get(origin); it != nil && now.Before(it.robots.Outcome.ExpiresAt) {
+	if it = f.cache.get(origin); it != nil && now.Before(it.expires) {
 		f.mu.Unlock() // refreshed meanwhile
 		return &it.robots, nil
 	}

@@ -2,6 +2,7 @@ package robotsfetch
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -17,7 +18,7 @@ type lru struct {
 	bytes    int64
 	m        map[string]*item
 	ring     []*item // nil slots are free
-	free     []int
+	free     []int32
 	hand     int
 }
 
@@ -27,17 +28,23 @@ type lru struct {
 // file), with no load waiting on another, which is what a crawler cycling
 // through many origins pays for in cache misses.
 type item struct {
-	ref  atomic.Bool
-	slot int
-	// name holds the origin when it fits, and origin is then made from
-	// it: the map's key compare reads the item's first line, which the
-	// reference bit needs anyway, and the key does not keep alive the
-	// URL it was cut from.
-	name   [48]byte
+	// The first line holds what the lookup reads: the reference bit, the
+	// expiry and the origin's text, which the map's key compare reads
+	// (origin is made from name when it fits, so the compare reads no
+	// other object, and the key does not keep alive the URL it was cut
+	// from).
+	ref     atomic.Bool
+	slot    int32     // in ring (fewer than 2^31 origins: MaxOrigins)
+	expires time.Time // robots.Outcome.ExpiresAt
+	name    [32]byte
+	// robots starts on the second line, where its Verdict and its File
+	// and Body take one line each: a warm Check reads three lines of the
+	// item (TestItemLines), which matters when a crawler cycles through
+	// more origins than the processor's caches hold.
+	robots Robots
 	origin string
 	size   int64
 	entry  *Entry
-	robots Robots
 }
 
 // ownOrigin points it.origin at a copy in it.name when it fits.
@@ -69,6 +76,7 @@ func (c *lru) put(it *item) {
 		c.m = make(map[string]*item)
 	}
 	it.ownOrigin()
+	it.expires = it.robots.Outcome.ExpiresAt
 	it.size = footprint(&it.robots)
 	if old, ok := c.m[it.origin]; ok {
 		it.slot = old.slot
@@ -84,7 +92,7 @@ func (c *lru) put(it *item) {
 			c.free = c.free[:n-1]
 			c.ring[it.slot] = it
 		} else {
-			it.slot = len(c.ring)
+			it.slot = int32(len(c.ring))
 			c.ring = append(c.ring, it)
 		}
 	}
