@@ -26,7 +26,7 @@ type Robots struct {
 	// decoding, at most MaxBytes+1) when Outcome.Verdict is UseRules; nil
 	// otherwise. It is shared and must not be modified.
 	Body []byte
-	memo atomic.Pointer[agentMemo]
+	memo atomic.Pointer[matcherMemo]
 	// parses holds the other parses of Body, shared by the copies of one
 	// answer (the one handed to the callers of a fetch and the one kept in
 	// memory); nil for a Robots built by hand.
@@ -77,32 +77,36 @@ func (r *Robots) FileFor(o robotstxt.Options) *robotstxt.File {
 	return pf
 }
 
-type agentMemo struct {
-	names []string
-	agent *robotstxt.Agent
+type matcherMemo struct {
+	names   []string
+	matcher *robotstxt.Matcher
 }
 
-// Agent returns the robotstxt.Agent of File for a fallback chain of
-// crawler names, resolved once and remembered for the last chain asked (a
-// crawler asks with the same names every time); nil when no file is in
-// force.
-func (r *Robots) Agent(names ...string) *robotstxt.Agent {
+// Matcher returns File's robotstxt.Matcher for a fallback chain of crawler
+// names, resolved once and remembered for the last chain asked (a crawler
+// asks with the same names every time); nil when no file is in force.
+func (r *Robots) Matcher(names ...string) *robotstxt.Matcher {
 	if r.File == nil {
 		return nil
 	}
 	if m := r.memo.Load(); m != nil && slices.Equal(m.names, names) {
-		return m.agent
+		return m.matcher
 	}
-	a := r.File.Agent(names...)
-	r.memo.Store(&agentMemo{names: slices.Clone(names), agent: a})
-	return a
+	m := r.File.Matcher(names...)
+	r.memo.Store(&matcherMemo{names: slices.Clone(names), matcher: m})
+	return m
 }
+
+// Agent is Matcher.
+//
+// Deprecated: use Robots.Matcher (robotstxt.Agent is now robotstxt.Matcher).
+func (r *Robots) Agent(names ...string) *robotstxt.Matcher { return r.Matcher(names...) }
 
 // Check decides rawurl for the crawler names in File, as Decide does with
 // their group. It knows no crawler registry (no * group exceptions, no
 // engine): verdict.Agent.DecideFetched is the verdict every door gives.
 func (r *Robots) Check(rawurl string, names ...string) robotstxt.Decision {
-	return r.Decide(r.Agent(names...), rawurl)
+	return r.Decide(r.Matcher(names...), rawurl)
 }
 
 // Decide decides rawurl against the fetch: the fetch's verdict when it
@@ -112,7 +116,7 @@ func (r *Robots) Check(rawurl string, names ...string) robotstxt.Decision {
 // and an escape of an unreserved character is read both as written and
 // decoded, the stricter verdict winning (see package wire). It is the one
 // verdict of a fetched robots.txt: verdict's Agent.DecideIn is built on it.
-func (r *Robots) Decide(g *robotstxt.Agent, rawurl string) robotstxt.Decision {
+func (r *Robots) Decide(g *robotstxt.Matcher, rawurl string) robotstxt.Decision {
 	switch r.Outcome.Verdict {
 	case UseRules:
 		d, _ := wire.Check(g, rawurl)

@@ -5,11 +5,11 @@ import (
 	"unsafe"
 )
 
-// TestSmallAgent: an Agent whose group is short holds its index and, when
+// TestSmallMatcher: a Matcher whose group is short holds its index and, when
 // nothing reads the rules by their place in the file, their text; its
-// answers (verdict, line, pattern as written) are those of the Agent that
+// answers (verdict, line, pattern as written) are those of the Matcher that
 // reads the file's own arrays.
-func TestSmallAgent(t *testing.T) {
+func TestSmallMatcher(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		ownText    bool
@@ -20,13 +20,13 @@ func TestSmallAgent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := Parse([]byte(tc.body))
-			a := f.Agent("bot")
+			a := f.Matcher("bot")
 			if len(a.ix.keys) == 0 || len(a.ix.keys) > smallIndex {
 				t.Fatalf("%d keys: not a small group", len(a.ix.keys))
 			}
-			s := (*smallAgent)(unsafe.Pointer(a))
+			s := (*smallMatcher)(unsafe.Pointer(a))
 			if &a.ix.keys[0] != &s.keys[0] {
-				t.Error("keys not held by the Agent")
+				t.Error("keys not held by the Matcher")
 			}
 			if owned := unsafe.StringData(a.arena) == &s.text[0]; owned != tc.ownText {
 				t.Errorf("text held: %v, want %v", owned, tc.ownText)
@@ -34,7 +34,7 @@ func TestSmallAgent(t *testing.T) {
 			for _, p := range []string{"/", "/private/x", "/private/ok", "/a.pdf", "/a.pdf?x", "/caf%C3%A9", "/café", "/x", "/dir/", "/dir/index.html", "/dir/a", "/robots.txt"} {
 				got, want := a.Check(p), f.Check("bot", p)
 				if got.Allowed != want.Allowed || got.Rule != want.Rule || got.Reason != want.Reason {
-					t.Errorf("%s: small Agent %+v, file %+v", p, got, want)
+					t.Errorf("%s: small Matcher %+v, file %+v", p, got, want)
 				}
 			}
 		})
