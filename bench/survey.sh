@@ -32,14 +32,9 @@ CAPTURES=$(wc -l < data/survey/captures.jsonl)
 uptime >> "$OUT/survey-env.txt"
 data/filtercmp -survey -captures data/survey/captures.jsonl -rep data/survey/rep.jsonl -protego data/survey/protego.jsonl -agents "$AGENTS" > "$OUT/survey-verdicts.txt"
 
-summary() { # name timefile
-	awk -v n="$CAPTURES" -v name="$1" '
-		/User time/ {u=$NF} /System time/ {s=$NF} /Maximum resident/ {rss=$NF}
-		/Elapsed \(wall clock\)/ {split($NF, a, ":"); w = (length(a) == 3) ? a[1]*3600 + a[2]*60 + a[3] : a[1]*60 + a[2]}
-		END {printf "%-10s wall %7.2f s  cpu %7.2f s  %8.0f captures/s  %8.0f captures/cpu-s  max RSS %6.1f MiB\n", name, w, u+s, n/w, n/(u+s), rss/1024}' "$2"
-}
+. ./timesummary.sh
 {
-	summary rep "$OUT/survey-rep.time"
-	summary protego "$OUT/survey-protego.time"
+	summary rep "$OUT/survey-rep.time" "$CAPTURES" captures
+	summary protego "$OUT/survey-protego.time" "$CAPTURES" captures
 	cat "$OUT/survey-verdicts.txt"
 } | tee "$OUT/survey-summary.txt"
