@@ -1,7 +1,7 @@
 package survey
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rep-toolkit/rep"
@@ -134,7 +134,7 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 	// The rules in force for a group, once per group: most crawlers fall
 	// to the same "*" group, and listing its rules costs more than the
 	// verdicts that probe them.
-	groupRules := map[string][]robotstxt.Rule{}
+	groupRules := map[groupKey][]robotstxt.Rule{}
 	for _, a := range s.agents {
 		row := base
 		row.Crawler = a.Token()
@@ -191,7 +191,7 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 // package documentation). Every verdict comes from a.DecideFetched.
 // groupRules memoises the rules of each group of rb.File, keyed by the
 // group's user-agent lines.
-func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class, groupRules map[string][]robotstxt.Rule) Restriction {
+func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class, groupRules map[groupKey][]robotstxt.Rule) Restriction {
 	switch c {
 	case ClassMissing:
 		return Unknown
@@ -202,7 +202,12 @@ func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class, groupRules map[s
 	}
 	rootDisallowed := !a.DecideFetched(rb, "/").Allowed
 	g := a.Group(rb.File)
-	key := fmt.Sprint(a.ParseOptions(), g.Group().Lines)
+	var buf [64]byte
+	lines := buf[:0]
+	for _, l := range g.Group().Lines {
+		lines = strconv.AppendInt(append(lines, ','), int64(l), 10)
+	}
+	key := groupKey{a.ParseOptions(), string(lines)}
 	rules, ok := groupRules[key]
 	if !ok {
 		rules = g.Rules()
@@ -231,6 +236,13 @@ func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class, groupRules map[s
 		}
 	}
 	return None
+}
+
+// groupKey names a group of a file: the parse options and its user-agent
+// lines.
+type groupKey struct {
+	o     robotstxt.Options
+	lines string
 }
 
 // Sample is the path a rule pattern names most plainly: each '*' matching
