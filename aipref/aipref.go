@@ -16,7 +16,7 @@
 // Carriers and how each maps onto the vocabulary:
 //
 //   - robots.txt Content-Usage (draft-ietf-aipref-attach): the agent's
-//     line for the URL's path by longest match (robotstxt.Agent.ContentUsage),
+//     line for the URL's path by longest match (robotstxt.Matcher.ContentUsage),
 //     only when the agent may crawl the URL; labels as in the vocabulary.
 //   - robots.txt Content-Signal (Cloudflare, draft-romm-aipref-contentsignals):
 //     in the agent's groups, or outside any group (site-wide); ai-train maps
@@ -228,7 +228,7 @@ func (v Usage) String() string {
 // group g of f: its Content-Usage line for the path (none when allowed is
 // false: preferences in robots.txt apply only where crawling is allowed)
 // and its Content-Signal lines, with those outside any group.
-func Robots(f *robotstxt.File, g *robotstxt.Agent, rawurl string, allowed bool) []Evidence {
+func Robots(f *robotstxt.File, g *robotstxt.Matcher, rawurl string, allowed bool) []Evidence {
 	if f == nil || g == nil {
 		return nil
 	}

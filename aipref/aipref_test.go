@@ -26,7 +26,7 @@ func verdict(t *testing.T, robots string, headers []string, html string, tdmrep 
 	var ev [][]aipref.Evidence
 	if robots != "" {
 		f := robotstxt.Parse([]byte(robots))
-		g := f.Agent("examplebot")
+		g := f.Matcher("examplebot")
 		ev = append(ev, aipref.Robots(f, g, url, g.Allowed(url)))
 	}
 	if headers != nil || html != "" {

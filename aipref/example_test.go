@@ -12,7 +12,7 @@ import (
 // category decides, and every statement stays in the evidence.
 func Example() {
 	f := robotstxt.Parse([]byte("Content-Signal: search=yes, ai-train=yes\n\nUser-agent: *\nAllow: /\nContent-Usage: /docs/ train-ai=n\n"))
-	g := f.Agent("ExampleBot")
+	g := f.Matcher("ExampleBot")
 	url := "https://example.com/docs/a.html"
 	allowed := g.Allowed(url)
 	tdm, err := aipref.ParseTDMRep([]byte(`[{"location": "/docs/*", "tdm-reservation": 1}]`))

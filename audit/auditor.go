@@ -149,7 +149,7 @@ type cstate struct {
 	status       [1000]int64
 	robotsStatus map[int]int64
 	days         map[int64]int64
-	agents       []*robotstxt.Agent
+	agents       []*robotstxt.Matcher
 	delays       []int64 // ns per version; -1 not yet computed
 	viol         map[[2]int]*Violation
 	top          *topK
@@ -224,7 +224,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		k:            a.opt.TopK,
 	}
 	n := a.opt.Robots.Len()
-	s.agents = make([]*robotstxt.Agent, n)
+	s.agents = make([]*robotstxt.Matcher, n)
 	s.delays = make([]int64, n)
 	for i := range s.delays {
 		s.delays[i] = -1
@@ -239,7 +239,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 // fallback chains, the crawlers that ignore the * group), in the file as
 // the crawler's engine groups it; nil when the version's fetch decided
 // without a file.
-func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
+func (s *cstate) agent(h *History, i int) *robotstxt.Matcher {
 	if s.agents[i] == nil && h.versions[i].File != nil {
 		s.agents[i] = s.rep.Group(h.file(i, s.rep.ParseOptions()))
 	}

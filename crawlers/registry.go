@@ -154,7 +154,7 @@ type Crawler struct {
 }
 
 // RobotsAgents is the fallback chain to resolve the crawler's robots.txt
-// group with (robotstxt.File.Agent, or AgentExplicit when IgnoresStar):
+// group with (robotstxt.File.Matcher, or MatcherExplicit when IgnoresStar):
 // its own tokens, then RobotsFallback.
 func (c *Crawler) RobotsAgents() []string {
 	names := make([]string, 0, len(c.Tokens)+len(c.RobotsFallback)+1)

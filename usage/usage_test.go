@@ -13,7 +13,7 @@ import (
 // aipref's answers under the old names.
 func TestForwarding(t *testing.T) {
 	f := robotstxt.Parse([]byte("User-agent: *\nAllow: /\nContent-Usage: /docs/ train-ai=n\n"))
-	g := f.Agent("ExampleBot")
+	g := f.Matcher("ExampleBot")
 	url := "https://example.com/docs/a.html"
 	tdm, err := ParseTDMRep([]byte(`[{"location": "/docs/*", "tdm-reservation": 1}]`))
 	if err != nil {

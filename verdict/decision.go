@@ -52,7 +52,7 @@ func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 
 // checkWire decides rawurl in its wire form with g into d, and returns
 // that form.
-func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string {
+func checkWire(d *robotstxt.Decision, g *robotstxt.Matcher, rawurl string) string {
 	var wire string
 	*d, wire = wirepkg.Check(g, rawurl)
 	return wire
@@ -90,7 +90,7 @@ func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 // URLs of one file (the audit keeps one per crawler and robots.txt
 // version). The verdict is robotsfetch.Robots.Decide's. It does not
 // allocate for a URL already in its wire form (see Decide).
-func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl string) Decision {
+func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Matcher, rawurl string) Decision {
 	return Decision{Decision: r.Decide(g, rawurl), URL: rawurl, Agent: a, Fetch: &r.Outcome}
 }
 
