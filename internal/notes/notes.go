@@ -100,7 +100,7 @@ func baseNotes(a *rep.Agent, suggest []string) []string {
 	}
 	var out []string
 	if len(suggest) > 0 {
-		out = append(out, fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(suggest)))
+		out = append(out, unknownNote(a, suggest))
 	}
 	// rep.NewAgent's notes of the group choice, said whatever the file:
 	// replaced by groupNotes with what applies.
@@ -150,6 +150,21 @@ func forAgent(a *rep.Agent, base []string, g robotstxt.GroupMatch) []string {
 		out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
 	}
 	return out
+}
+
+// Unknown returns the note of For that says a's name is unknown, "unknown
+// crawler Googlebto — did you mean Googlebot?", or "" when there is none:
+// for a door that says it elsewhere (on standard error) and leaves it out
+// of the notes it prints.
+func Unknown(a *rep.Agent) string {
+	if s := Suggestions(a); len(s) > 0 {
+		return unknownNote(a, s)
+	}
+	return ""
+}
+
+func unknownNote(a *rep.Agent, suggest []string) string {
+	return fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(suggest))
 }
 
 // Suggestions returns the registry names a's name may be a misspelling of
