@@ -86,9 +86,12 @@ function didYouMean(who, names, pick, tail) {
 }
 
 // replaceName puts name in place of old in a comma-separated list of
-// crawlers (an input's value).
+// crawlers (an input's value), once: a name the list has already is not
+// added again.
 function replaceName(input, old, name) {
-  input.value = input.value.split(',').map((s) => (s.trim() === old ? name : s.trim())).filter((s) => s).join(', ');
+  const seen = new Set();
+  input.value = input.value.split(',').map((s) => (s.trim() === old ? name : s.trim()))
+    .filter((s) => s && !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase())).join(', ');
   input.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
@@ -1353,7 +1356,10 @@ $('site-form').addEventListener('submit', async (ev) => {
       $('site-error').dataset.cause = u.cause;
       show($('site-error'), true);
       show($('site-progress'), false);
-      stale(['site-out'], true);
+      // The start of this crawl cleared the results before it: there is
+      // nothing to show, not results out of date.
+      if (begun) show($('site-out'), false);
+      else stale(['site-out'], true);
     } else {
       $('site-error').textContent = (begun ? 'The crawl failed: ' : '') + e.message;
       $('site-error').dataset.cause = '';
@@ -1374,13 +1380,14 @@ $('site-clear').addEventListener('click', () => { $('site-agents').value = ''; w
 for (const id of ['site-url', 'site-agents', 'site-max']) $(id).addEventListener('input', writeHash);
 
 // siteNames says which crawler names of a crawl the registry does not
-// know, each one click from what was probably meant.
+// know, each one click from what was probably meant: the click puts the
+// name in the list, and the next crawl is the user's to start.
 function siteNames(crawlers) {
   const box = $('site-names');
   box.replaceChildren();
   for (const c of crawlers) {
     if (!c.did_you_mean || !c.did_you_mean.length) continue;
-    box.appendChild(didYouMean(c.agent, c.did_you_mean, (name) => { replaceName($('site-agents'), c.agent, name); $('site-form').requestSubmit(); },
+    box.appendChild(didYouMean(c.agent, c.did_you_mean, (name) => { replaceName($('site-agents'), c.agent, name); $('site-go').focus(); },
       'It is audited as the site\'s robots.txt names it, as a search crawler.'));
   }
   show(box, box.childElementCount > 0);
