@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rep-toolkit/rep/crawl"
 )
@@ -119,5 +122,38 @@ func TestServerSiteError(t *testing.T) {
 		if !strings.Contains(e.Hint, want) || strings.Contains(e.Hint, "-timeout") {
 			t.Errorf("%s: hint %q, want %q", cause, e.Hint, want)
 		}
+	}
+}
+
+// TestCrawlRobotsTimeout: a robots.txt that does not answer in time ends
+// the crawl with an error naming the timeout, not a report cut short by
+// the time bound ("Stopped at the time limit: 0 URLs crawled").
+func TestCrawlRobotsTimeout(t *testing.T) {
+	var answered atomic.Bool
+	o := newOrigin(t, func(w http.ResponseWriter, r *http.Request) {
+		// The server's own check of robots.txt is answered; the crawl's
+		// fetch of it gets no answer until it gives up.
+		if r.URL.Path == "/robots.txt" && answered.CompareAndSwap(false, true) {
+			io.WriteString(w, "User-agent: *\nDisallow:\n")
+			return
+		}
+		<-r.Context().Done()
+	})
+	l := &loopbackOnly{}
+	s, err := newServer(Config{RatePerSecond: -1, OriginRate: -1}, l.check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.crawlFetchTimeout = 50 * time.Millisecond // not asserted: the site never answers
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	_, events := crawlEvents(t, ts.URL, map[string]any{"url": o.URL + "/"})
+	end := events[len(events)-1]
+	u, _ := end["unreachable"].(map[string]any)
+	if end["type"] != "error" || u == nil || u["cause"] != "timeout" {
+		t.Fatalf("last event %v: want an error naming the timeout", end)
+	}
+	if h, _ := u["hint"].(string); !strings.Contains(h, "web tester waits") {
+		t.Errorf("hint %q", h)
 	}
 }
