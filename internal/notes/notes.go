@@ -1,11 +1,12 @@
 // Package notes says, beside a verdict, what the crawler registry changed
 // about it: a fallback group, the * group ignored, a crawler documented not
 // to obey robots.txt, the engine the crawler follows, and "did you mean"
-// for a name the registry does not know. Every door that prints a verdict
-// (rep check, rep fetch, the web tester's check) takes its notes from For,
-// so that a note is printed only when it applies to the answer shown: "bingbot
+// for a name the registry does not know. Every door that gives a verdict,
+// in text or JSON (rep check, rep fetch, rep page, the server's /api/check,
+// /api/allowed and /api/page), takes its notes from For or a Teller, so
+// that a note is given only when it applies to the answer shown: "bingbot
 // falls back to the msnbot group" only when no group names bingbot and a
-// group names msnbot.
+// group names msnbot. Teller.JSON is the verdict shape with those notes.
 //
 // rep.Agent.Notes lists every note the registry could add for a crawler,
 // whatever the file; For keeps those that apply to one group choice.
