@@ -94,7 +94,7 @@ func (t *Teller) JSON(d rep.Decision) rep.DecisionJSON {
 // baseNotes are a's notes that hold whatever the group choice: "did you
 // mean" for an unknown name (suggest), what a control token is, and
 // a.Notes but those of the group choice (fallback, * ignored), which
-// groupNotes says where they apply.
+// forAgent adds where they apply.
 func baseNotes(a *rep.Agent, suggest []string) []string {
 	if a == nil {
 		return nil
@@ -104,7 +104,7 @@ func baseNotes(a *rep.Agent, suggest []string) []string {
 		out = append(out, unknownNote(a, suggest))
 	}
 	// rep.NewAgent's notes of the group choice, said whatever the file:
-	// replaced by groupNotes with what applies.
+	// replaced by forAgent with what applies.
 	var fallback, star string
 	if c := a.Crawler; c != nil {
 		if len(c.RobotsFallback) > 0 {
