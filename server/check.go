@@ -155,7 +155,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func groupOf(a *robotstxt.Agent) groupJSON {
+func groupOf(a *robotstxt.Matcher) groupJSON {
 	g := a.Group()
 	j := groupJSON{Agent: g.Agent, Why: g.Via.String(), Lines: g.Lines, RuleLines: []int{}}
 	if j.Lines == nil {
