@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rep-toolkit/rep/crawlers"
@@ -105,4 +106,26 @@ func ignoredHint(p engine.Engine, k robotstxt.Key) string {
 		return "Google adjusts its crawl rate to your server's responses; keep the line only for crawlers that read it (Bing)"
 	}
 	return "keep the line only if a crawler you care about reads it"
+}
+
+// bingCrawlDelay reports Bing's exception: a bingbot group without a
+// Crawl-delay of its own keeps the * group's.
+func (l *linter) bingCrawlDelay() {
+	_, starLine, ok := l.f.Star().CrawlDelay()
+	if !ok {
+		return
+	}
+	for _, tok := range []string{"bingbot", "msnbot"} {
+		b := l.f.AgentExplicit(tok)
+		if b.Group().Via == robotstxt.ViaNone {
+			continue
+		}
+		if _, _, own := b.CrawlDelay(); own {
+			continue
+		}
+		first := b.Group().Lines[0]
+		l.add(first, l.valueCol(first), Info, "bing-crawl-delay",
+			"Bing applies the * group's Crawl-delay (line "+strconv.Itoa(starLine)+") to "+tok+" although it has its own group; other crawlers with their own group ignore it",
+			"write the Crawl-delay for "+tok+" in its own group to make it explicit")
+	}
 }
