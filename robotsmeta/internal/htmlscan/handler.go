@@ -17,9 +17,10 @@ type Handler interface {
 	// Options.MaxRegions times for each Kind; the rest are counted
 	// (Dropped).
 	Region(k Kind, r Region)
-	// TooDeep is called once, at the first element nested deeper than
-	// MaxDepth: deeper elements are counted, not tracked, and may close
-	// early.
+	// TooDeep is called at an element nested deeper than MaxDepth when
+	// none was (once, unless the document comes back within the bound and
+	// goes past it again): deeper elements are counted, not tracked, and
+	// may close early.
 	TooDeep(s *Scanner)
 }
 
