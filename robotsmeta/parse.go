@@ -28,14 +28,13 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	o.defaults()
 	p := &Page{tdmHeader: TDMUnset, tdmMeta: TDMUnset, tdmHeaderSrc: -1, tdmMetaSrc: -1, contentUsageSrc: -1}
 	ct := p.readHeaders(lines, &o)
-	var settle func() bool
-	if o.Need&(NeedPolicy|NeedLinks|NeedNoSnippet) == 0 && o.Agent != "" {
-		settle = func() bool { return p.indexingSettled(o.Agent, o.Profile, o.Now) }
-		if settle() {
-			// The headers alone decide: the body need not be fetched.
-			p.Stop = StopSettled
-			return p, nil
-		}
+	// settle: the scan may stop once the indexing rules for o.Agent are
+	// settled.
+	settle := o.Need&(NeedPolicy|NeedLinks|NeedNoSnippet) == 0 && o.Agent != ""
+	if settle && p.indexingSettled(o.Agent, o.Profile, o.Now) {
+		// The headers alone decide: the body need not be fetched.
+		p.Stop = StopSettled
+		return p, nil
 	}
 	if body == nil {
 		return p, nil
@@ -57,8 +56,8 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	}
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(o.MaxToken)
-	e := &scan{p: p, o: &o, settle: settle}
-	e.s = htmlscan.New(z, e, htmlscan.Options{Links: o.Need&NeedLinks != 0, Snippets: o.Need&NeedNoSnippet != 0,
+	e := &scan{p: p, o: o, settle: settle}
+	e.s = *htmlscan.New(z, e, htmlscan.Options{Links: o.Need&NeedLinks != 0, Snippets: o.Need&NeedNoSnippet != 0,
 		MaxRegions: o.MaxRegions, MaxRegionText: o.MaxRegionText})
 	err = e.s.Run()
 	line, col := e.s.Pos()
@@ -255,7 +254,7 @@ func (e *scan) meta(at htmlscan.Attrs) (stop bool) {
 	if robotsish {
 		e.lintMeta(at, lname, src, inBody, p.Rules[first:])
 	}
-	return e.settle != nil && e.settle()
+	return e.settle && p.indexingSettled(e.o.Agent, e.o.Profile, e.o.Now)
 }
 
 func (e *scan) lintMeta(at htmlscan.Attrs, lname string, src int, inBody bool, rules []Rule) {

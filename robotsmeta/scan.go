@@ -11,10 +11,10 @@ import (
 // diagnostics.
 type scan struct {
 	p       *Page
-	o       *Options
-	s       *htmlscan.Scanner
+	o       Options
+	s       htmlscan.Scanner // in the same allocation as the rest
 	dropped struct{ links, sources int }
-	settle  func() bool
+	settle  bool // stop once the indexing rules for o.Agent are settled
 }
 
 // Meta reads a <meta> element; the scan stops once the page's indexing
