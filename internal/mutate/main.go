@@ -34,7 +34,7 @@
 // compile are not viable. A mutant whose
 // tests pass lived; docs/mutation.md lists the ones accepted as equivalent
 // (no test can tell them from the original), by the ID this command
-// prints. The score of a package is killed / (killed + lived), equivalent
+// prints; -rekey follows the IDs of accepted mutants whose code moved. The score of a package is killed / (killed + lived), equivalent
 // mutants left out.
 package main
 
@@ -78,9 +78,20 @@ func main() {
 	out := flag.String("o", "", "also write the report to this file")
 	equiv := flag.String("equivalent", "docs/mutation.md", "file listing accepted equivalent mutants as lines \"- `ID`: reason\"")
 	dry := flag.Bool("n", false, "list the mutants without running them")
+	rekeyIDs := flag.Bool("rekey", false, "re-key the accepted mutants of -equivalent whose ID code has moved, and list those it cannot (no dir needed)")
 	workers := flag.Int("workers", 2, "mutants tested at once")
 	runFilter := flag.String("run", "", "use only the tests whose name matches this regexp (a mutant no such test reaches is not covered)")
 	flag.Parse()
+	if *rekeyIDs {
+		lost, err := rekey(*equiv, os.Stdout)
+		if err != nil {
+			fatal(err)
+		}
+		if lost > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [flags] dir...")
 		os.Exit(2)
@@ -315,6 +326,11 @@ func mutants(path string) ([]mutant, error) {
 	if err != nil {
 		return nil, err
 	}
+	return mutantsOf(path, src)
+}
+
+// mutantsOf lists every mutant of src, the text of the file at path.
+func mutantsOf(path string, src []byte) ([]mutant, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {

@@ -51,7 +51,7 @@ func TestAcceptedMutantsExist(t *testing.T) {
 	}
 	sort.Strings(stale)
 	for _, id := range stale {
-		t.Errorf("docs/mutation.md accepts %s, which is no mutant of today's code: re-key it (go run ./internal/mutate -n FILE lists the IDs)", id)
+		t.Errorf("docs/mutation.md accepts %s, which is no mutant of today's code: re-key it (go run ./internal/mutate -rekey)", id)
 	}
 }
 
