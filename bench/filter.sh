@@ -24,18 +24,19 @@ go run ./cmd/filterdata -corpus "$CORPUS" -out data -n "$N"
 } > "$OUT/filter-env.txt"
 
 /usr/bin/time -v -o "$OUT/filter-rep.time" data/rep filter -captures data/captures.jsonl -agent "$AGENTS" -stats data/docs.jsonl > data/rep.jsonl 2> "$OUT/filter-rep.stderr"
+# The same documents twice over: the second million meets every host
+# parsed, so the difference of the two runs' CPU times is what documents
+# cost once the hosts are parsed.
+cat data/docs.jsonl data/docs.jsonl > data/docs2.jsonl
+/usr/bin/time -v -o "$OUT/filter-rep-2x.time" data/rep filter -captures data/captures.jsonl -agent "$AGENTS" -stats data/docs2.jsonl > data/rep2.jsonl 2> "$OUT/filter-rep-2x.stderr"
 rm -rf data/dt
 /usr/bin/time -v -o "$OUT/filter-datatrove.time" $PY filter/datatrove_filter.py data "$CORPUS/robots" data/dt "$AGENTS" > "$OUT/filter-datatrove.log" 2>&1
 data/filtercmp -docs data/docs.jsonl -robots "$CORPUS/robots" -rep data/rep.jsonl -datatrove data/dt/kept.jsonl -agents "$AGENTS" > "$OUT/filter-verdicts.txt"
 
-summary() { # name timefile
-	awk -v n="$N" -v name="$1" '
-		/User time/ {u=$NF} /System time/ {s=$NF} /Maximum resident/ {rss=$NF}
-		/Elapsed \(wall clock\)/ {split($NF, a, ":"); w = (length(a) == 3) ? a[1]*3600 + a[2]*60 + a[3] : a[1]*60 + a[2]}
-		END {printf "%-20s wall %7.2f s  cpu %7.2f s  %10.0f docs/s  %10.0f docs/cpu-s  max RSS %6.1f MiB\n", name, w, u+s, n/w, n/(u+s), rss/1024}' "$2"
-}
+. ./timesummary.sh
 {
-	summary rep "$OUT/filter-rep.time"
-	summary datatrove+protego "$OUT/filter-datatrove.time"
+	summary rep "$OUT/filter-rep.time" "$N" docs
+	marginal "rep, hosts parsed" "$OUT/filter-rep.time" "$OUT/filter-rep-2x.time" "$N" docs
+	summary datatrove+protego "$OUT/filter-datatrove.time" "$N" docs
 	cat "$OUT/filter-verdicts.txt"
 } | tee "$OUT/filter-summary.txt"

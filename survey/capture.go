@@ -134,9 +134,10 @@ type entry struct {
 
 // Store keeps captures in input order with their bodies spooled to a
 // temporary file, so that millions of captures cost their metadata in
-// memory (about 100 bytes each) and redirects between captures can be
-// followed whatever their order. A Store is not safe for concurrent Add;
-// once Done, Record and Lookup are safe for concurrent use.
+// memory (an entry and a URL index slot: a few hundred bytes each) and
+// redirects between captures can be followed whatever their order. A
+// Store is not safe for concurrent Add; once Done, Record and Lookup are
+// safe for concurrent use.
 type Store struct {
 	spool *os.File
 	off   int64

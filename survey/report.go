@@ -15,6 +15,15 @@ import (
 // captures span more than one (the latest capture of each host in the
 // month), with the counts behind every share. A host whose capture is
 // ClassMissing counts in Unknown and not in the denominator.
+//
+// Latest is by the rows' time (to the second; a capture without a time
+// is older than any with one). When several captures of a host share the
+// latest time, the host counts, for each crawler, as the most restrictive
+// of them says (full over partial over none over unknown), and its fetch
+// class is the most restrictive of theirs (disallow-all over rules over
+// allow-all over missing): the answer does not depend on the order of
+// the input, so survey/clickhouse's SQL gives the same counts. A crawler
+// without a row in those captures counts as unknown.
 type Report struct {
 	Schema int `json:"schema"`
 	// Captures and Hosts count the input: captures, distinct hosts.
@@ -114,10 +123,58 @@ func (p *Reporter) Add(rows []Row) {
 			continue
 		}
 		key := m + "\x00" + r0.Host
-		if st := p.latest[key]; st == nil || st.time <= r0.Time {
+		switch st := p.latest[key]; {
+		case st == nil || st.time < r0.Time:
 			p.latest[key] = &hostState{time: r0.Time, class: r0.Class, res: res}
+		case st.time == r0.Time:
+			st.merge(r0.Class, res)
 		}
 	}
+}
+
+// merge folds into st a capture with the same time: the more restrictive
+// class and, crawler by crawler, restriction. st.res may be shared with
+// the state of another period, so merge writes a new slice.
+func (st *hostState) merge(class string, res []byte) {
+	if classRank(class) > classRank(st.class) {
+		st.class = class
+	}
+	m := make([]byte, max(len(st.res), len(res)))
+	copy(m, st.res)
+	for k, r := range res {
+		if restrictionRank(r) > restrictionRank(m[k]) {
+			m[k] = r
+		}
+	}
+	st.res = m
+}
+
+// restrictionRank orders a restriction's first byte: full, partial, none,
+// then unknown or no row.
+func restrictionRank(r byte) int {
+	switch r {
+	case 'f':
+		return 3
+	case 'p':
+		return 2
+	case 'n':
+		return 1
+	}
+	return 0
+}
+
+// classRank orders fetch classes from the least restrictive: missing,
+// allow-all, rules, disallow-all.
+func classRank(c string) int {
+	switch c {
+	case "disallow-all":
+		return 3
+	case "rules":
+		return 2
+	case "allow-all":
+		return 1
+	}
+	return 0
 }
 
 // Report returns the report of the rows added.

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/rep-toolkit/rep"
@@ -130,6 +131,10 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 		base.Month = r.Time.Format("2006-01")
 	}
 	files := map[robotstxt.Options]*robotstxt.File{}
+	// The rules in force for a group, once per group: most crawlers fall
+	// to the same "*" group, and listing its rules costs more than the
+	// verdicts that probe them.
+	groupRules := map[groupKey][]robotstxt.Rule{}
 	for _, a := range s.agents {
 		row := base
 		row.Crawler = a.Token()
@@ -152,7 +157,7 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 			}
 		}
 		rb := &robotsfetch.Robots{Outcome: r.Outcome(), File: f}
-		row.Restriction = string(restriction(a, rb, r.Class))
+		row.Restriction = string(restriction(a, rb, r.Class, groupRules))
 		if r.Class == ClassMissing {
 			row.Via, row.TrainAI, row.AIUse, row.Search = "fetch", "unknown", "unknown", "unknown"
 			rows = append(rows, row)
@@ -184,7 +189,9 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 
 // restriction classifies how much of the site rb closes to a (see the
 // package documentation). Every verdict comes from a.DecideFetched.
-func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class) Restriction {
+// groupRules memoises the rules of each group of rb.File, keyed by the
+// group's user-agent lines.
+func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class, groupRules map[groupKey][]robotstxt.Rule) Restriction {
 	switch c {
 	case ClassMissing:
 		return Unknown
@@ -194,7 +201,18 @@ func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class) Restriction {
 		return Full
 	}
 	rootDisallowed := !a.DecideFetched(rb, "/").Allowed
-	rules := a.Group(rb.File).Rules()
+	g := a.Group(rb.File)
+	var buf [64]byte
+	lines := buf[:0]
+	for _, l := range g.Group().Lines {
+		lines = strconv.AppendInt(append(lines, ','), int64(l), 10)
+	}
+	key := groupKey{a.ParseOptions(), string(lines)}
+	rules, ok := groupRules[key]
+	if !ok {
+		rules = g.Rules()
+		groupRules[key] = rules
+	}
 	// allowed reports whether some path a pattern names is allowed (want
 	// true) or disallowed (want false): its sample, and the sample
 	// extended by one byte, which a "$"-anchored rule no longer matches.
@@ -218,6 +236,13 @@ func restriction(a *rep.Agent, rb *robotsfetch.Robots, c Class) Restriction {
 		}
 	}
 	return None
+}
+
+// groupKey names a group of a file: the parse options and its user-agent
+// lines.
+type groupKey struct {
+	o     robotstxt.Options
+	lines string
 }
 
 // Sample is the path a rule pattern names most plainly: each '*' matching

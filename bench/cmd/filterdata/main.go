@@ -6,6 +6,10 @@
 // percent-encoded as a crawl's URLs are) and
 // from random ones, and 2% on hosts with no capture. Deterministic for a
 // seed.
+//
+// For the survey benchmark (bench/survey.sh), -copies K writes K captures
+// of every file, copy i > 0 under the host "c<i>.<host>", and -n 0 no
+// documents.
 package main
 
 import (
@@ -45,6 +49,7 @@ func main() {
 	out := flag.String("out", "", "output directory")
 	n := flag.Int("n", 1000000, "documents")
 	seed := flag.Uint64("seed", 1, "random seed")
+	copies := flag.Int("copies", 1, "captures of every file (copy i > 0 on host c<i>.<host>)")
 	flag.Parse()
 	if *corpus == "" {
 		*corpus = "../../shared/corpus"
@@ -88,9 +93,17 @@ func main() {
 			}
 		}
 	}
+	for i := 1; i < *copies; i++ {
+		for _, h := range hosts {
+			enc.Encode(map[string]any{"host": fmt.Sprintf("c%d.%s", i, h), "status": 200, "fetch_time": "2025-01-15T00:00:00Z", "body": string(files[h])})
+		}
+	}
 	cw.Flush()
 	cf.Close()
 
+	if *n == 0 {
+		return
+	}
 	df, err := os.Create(filepath.Join(*out, "docs.jsonl"))
 	if err != nil {
 		log.Fatal(err)
