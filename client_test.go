@@ -411,6 +411,7 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	ctx := context.Background()
 	run := func(b *testing.B, client *http.Client) {
 		b.ReportAllocs()
+		cpu := startCPU() // the server's share included: it runs in this process
 		for b.Loop() {
 			resp, err := get(ctx, client, u)
 			if err != nil {
@@ -421,6 +422,7 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 			}
 			resp.Body.Close()
 		}
+		cpu.report(b)
 	}
 	b.Run("bare", func(b *testing.B) {
 		run(b, &http.Client{Transport: transport()})

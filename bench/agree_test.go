@@ -84,7 +84,7 @@ func TestPatho(t *testing.T) {
 		if f.Truncated() {
 			t.Errorf("%s: rep truncated the input", pc.Name)
 		}
-		ra := f.Agent(harness.Agent)
+		ra := f.Matcher(harness.Agent)
 		for _, u := range pc.URLs {
 			got := ra.Check(u)
 			want := grobotstxt.AgentAllowed(string(pc.Body), harness.Agent, u)

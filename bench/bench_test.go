@@ -36,7 +36,7 @@ func loadCorpus(tb testing.TB) *harness.Corpus {
 // Sinks keep results alive so the compiler cannot drop the work.
 var (
 	sinkBool   bool
-	sinkAgent  *robotstxt.Agent
+	sinkAgent  *robotstxt.Matcher
 	sinkTemoto *temoto.RobotsData
 	sinkSlyrz  *slyrz.Robots
 )
@@ -56,8 +56,8 @@ func (noop) HandleUnknownAction(int, string, string) {}
 // matching index on first use (File.Agent), so this is the work done before
 // the first check can run — what slyrz's New(body, agent) and temoto's
 // FromBytes do up front. Parse alone defers the index.
-func repReady(body []byte, o robotstxt.Options) *robotstxt.Agent {
-	return robotstxt.ParseWith(body, o).Agent(harness.Agent)
+func repReady(body []byte, o robotstxt.Options) *robotstxt.Matcher {
+	return robotstxt.ParseWith(body, o).Matcher(harness.Agent)
 }
 
 // temotoParse is temoto.FromBytes with a rejected file read as "allow all",
@@ -132,19 +132,19 @@ func classQueries(c *harness.Corpus, cl harness.Class) ([]*harness.File, []query
 
 // BenchmarkCheck answers one query per op, cycling over every URL of every
 // file of a size class. Each file is parsed and its agent resolved
-// beforehand (rep: f.Agent once; temoto: FindGroup once; slyrz: New for the
+// beforehand (rep: f.Matcher once; temoto: FindGroup once; slyrz: New for the
 // agent); grobotstxt, which has no parsed form, parses per query.
 func BenchmarkCheck(b *testing.B) {
 	c := loadCorpus(b)
 	for _, cl := range harness.Classes {
 		b.Run("class="+cl.String(), func(b *testing.B) {
 			files, qs := classQueries(c, cl)
-			reps := make([]*robotstxt.Agent, len(files))
+			reps := make([]*robotstxt.Matcher, len(files))
 			temotos := make([]*temoto.Group, len(files))
 			slyrzs := make([]*slyrz.Robots, len(files))
 			bodies := make([]string, len(files))
 			for i, f := range files {
-				reps[i] = robotstxt.ParseWith(f.Data, harness.RepOptions).Agent(harness.Agent)
+				reps[i] = robotstxt.ParseWith(f.Data, harness.RepOptions).Matcher(harness.Agent)
 				temotos[i] = temotoParse(b, f.Data).FindGroup(harness.Agent)
 				slyrzs[i] = slyrz.New(bytes.NewReader(f.Data), harness.Agent)
 				bodies[i] = string(f.Data)
@@ -237,7 +237,7 @@ func BenchmarkOneShot(b *testing.B) {
 				})
 			}
 			cycle("rep", func(q *query) bool {
-				return robotstxt.ParseWith(files[q.f].Data, harness.RepOptions).Agent(harness.Agent).Check(q.url).Allowed
+				return robotstxt.ParseWith(files[q.f].Data, harness.RepOptions).Matcher(harness.Agent).Check(q.url).Allowed
 			})
 			cycle("temoto", func(q *query) bool {
 				r, err := temoto.FromBytes(files[q.f].Data)
@@ -294,7 +294,7 @@ func BenchmarkRetained(b *testing.B) {
 	}
 	run("rep", func(d []byte) any {
 		f := robotstxt.ParseWith(d, harness.RepOptions)
-		f.Agent(harness.Agent) // builds the agent's index, kept in f
+		f.Matcher(harness.Agent) // builds the agent's index, kept in f
 		return f
 	})
 	run("temoto", func(d []byte) any { r, _ := temoto.FromBytes(d); return r })
@@ -340,7 +340,7 @@ func BenchmarkPatho(b *testing.B) {
 					}
 				})
 			}
-			ra := robotstxt.Parse(pc.Body).Agent(harness.Agent)
+			ra := robotstxt.Parse(pc.Body).Matcher(harness.Agent)
 			check("rep", func(i int) bool { return ra.Check(pc.URLs[i]).Allowed })
 			tg := temotoParse(b, pc.Body).FindGroup(harness.Agent)
 			check("temoto", func(i int) bool { return tg.Test(paths[i]) })

@@ -35,10 +35,10 @@ func TestFileFor(t *testing.T) {
 			t.Fatalf("FileFor(bing) = %p (ends groups: %v), want one parse apart from File %p", bf, bf.CrawlDelayEndsGroup(), first.File)
 		}
 	}
-	if g := first.File.Agent("bingbot").Check("/g"); g.Allowed {
+	if g := first.File.Matcher("bingbot").Check("/g"); g.Allowed {
 		t.Errorf("Google's grouping: bingbot shares Googlebot's group, /g disallowed; got %+v", g)
 	}
-	if b := files[0].Agent("bingbot").Check("/g"); !b.Allowed {
+	if b := files[0].Matcher("bingbot").Check("/g"); !b.Allowed {
 		t.Errorf("bing's grouping: Crawl-delay ends bingbot's group, /g allowed; got %+v", b)
 	}
 	if n := s.hits.Load(); n != 1 {
@@ -76,7 +76,7 @@ func TestCheckAgreesWithDecide(t *testing.T) {
 			s := newSite(t, h)
 			r := get(t, newFetcher(t, Options{}), s.URL)
 			c := r.Check(s.URL+tt.url, "ExampleBot")
-			d := r.Decide(r.Agent("ExampleBot"), s.URL+tt.url)
+			d := r.Decide(r.Matcher("ExampleBot"), s.URL+tt.url)
 			if !reflect.DeepEqual(c, d) {
 				t.Errorf("Check = %+v, Decide = %+v", c, d)
 			}

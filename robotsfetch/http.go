@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/urlhead"
 )
 
 // freshness returns how long a response may be reused (RFC 9111 §4.2.1,
@@ -174,4 +177,211 @@ func plainText(ct string) bool {
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == "text/plain"
+}
+
+type hopsKey struct{}
+
+func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > f.o.MaxRedirects {
+		return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, f.o.MaxRedirects)
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fmt.Errorf("%w: to %s, which has no robots.txt to fetch", ErrBadRedirect, req.URL.Redacted())
+	}
+	if hops, ok := req.Context().Value(hopsKey{}).(*[]string); ok {
+		*hops = append(*hops, req.URL.String())
+	}
+	return nil
+}
+
+func verdictOf(r Case) Verdict { return CaseVerdict(r) }
+
+// fetch makes one attempt and returns the new entry; prev is the entry it
+// replaces (nil for none).
+func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
+	f.stats.requests.Add(1)
+	now := f.o.Now()
+	e := &Entry{Version: EntryVersion, Origin: origin, UserAgent: f.o.UserAgent}
+	start := time.Now()
+	defer func() { e.Last.Duration = time.Since(start) }()
+	if prev != nil {
+		e.Good = prev.Good
+	}
+	out := &e.Last
+	out.Origin, out.URL, out.FetchedAt, out.Source = origin, origin+"/robots.txt", now, FromNetwork
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ctx, cancelT := context.WithTimeout(ctx, f.o.Timeout)
+	defer cancelT()
+	var hops []string
+	ctx = context.WithValue(ctx, hopsKey{}, &hops)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, out.URL, nil)
+	if err != nil {
+		return f.unreachable(e, prev, nil, err)
+	}
+	req.Header.Set("User-Agent", f.o.UserAgent)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	conditional := false
+	if g := e.Good; g != nil && g.Case == Success {
+		if g.ETag != "" {
+			req.Header.Set("If-None-Match", g.ETag)
+			conditional = true
+		}
+		if g.LastModified != "" {
+			req.Header.Set("If-Modified-Since", g.LastModified)
+			conditional = true
+		}
+	}
+	resp, err := f.client.Do(req)
+	out.Redirects = hops
+	if resp != nil {
+		out.Status = resp.StatusCode
+		out.FinalURL = resp.Request.URL.String()
+		out.ContentType = resp.Header.Get("Content-Type")
+		out.ContentEncoding = resp.Header.Get("Content-Encoding")
+		defer resp.Body.Close()
+	}
+	switch {
+	case errors.Is(err, ErrTooManyRedirects):
+		out.fail(urlhead.Unwrap(err))
+		return f.definitive(e, TooManyRedirects, header(resp), nil)
+	case errors.Is(err, ErrBadRedirect):
+		out.fail(urlhead.Unwrap(err))
+		return f.definitive(e, BadRedirect, header(resp), nil)
+	case err != nil:
+		return f.unreachable(e, prev, nil, urlhead.Unwrap(err))
+	}
+	code := resp.StatusCode
+	switch {
+	case code == http.StatusNotModified && conditional:
+		g := *e.Good
+		g.FetchedAt = now
+		if v := resp.Header.Get("ETag"); v != "" {
+			g.ETag = v
+		}
+		if v := resp.Header.Get("Last-Modified"); v != "" {
+			g.LastModified = v
+		}
+		out.Source = FromRevalidation
+		out.CopyFetchedAt = e.Good.FetchedAt
+		out.Bytes = len(g.Body)
+		out.FinalURL = g.URL
+		return f.definitive(e, Success, resp.Header, &g)
+	case code >= 200 && code <= 299:
+		body, err := f.readBody(resp, cancel)
+		if err != nil {
+			return f.unreachable(e, prev, resp, fmt.Errorf("%d, reading the body: %w", code, err))
+		}
+		out.Bytes = len(body)
+		g := &Copy{Case: Success, Status: code, URL: out.FinalURL, Body: body, FetchedAt: now,
+			ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
+		if len(body) > f.o.MaxBytes {
+			g.Truncated = true
+			out.Warnings = append(out.Warnings, WarnTruncated)
+		}
+		if LooksLikeHTML(body) {
+			out.Warnings = append(out.Warnings, WarnHTML)
+		}
+		if !plainText(out.ContentType) {
+			out.Warnings = append(out.Warnings, WarnContentType)
+		}
+		return f.definitive(e, Success, resp.Header, g)
+	case code >= 300 && code <= 399:
+		cause := fmt.Errorf("%w: %d with no Location to follow", ErrBadRedirect, code)
+		if code == http.StatusNotModified {
+			cause = fmt.Errorf("%w: 304 to a request that was not conditional", ErrBadRedirect)
+		}
+		out.fail(cause)
+		return f.definitive(e, BadRedirect, resp.Header, nil)
+	case StatusCase(code) == Unavailable:
+		return f.definitive(e, Unavailable, resp.Header, nil)
+	default: // 429, 5xx and the rest: StatusCase's Unreachable
+		return f.unreachable(e, prev, resp, &StatusError{Code: code})
+	}
+}
+
+// readBody decodes and reads the body up to MaxBytes+1 bytes within
+// BodyTimeout.
+func (f *Fetcher) readBody(resp *http.Response, cancel context.CancelCauseFunc) ([]byte, error) {
+	t := time.AfterFunc(f.o.BodyTimeout, func() { cancel(errBodyTimeout) })
+	defer t.Stop()
+	r, err := decodeBody(resp.Header.Get("Content-Encoding"), resp.Body)
+	if err == nil {
+		var body []byte
+		body, err = readLimited(r, f.o.MaxBytes)
+		if err == nil {
+			return body, nil
+		}
+	}
+	if cause := context.Cause(resp.Request.Context()); cause != nil && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w (%w)", err, cause)
+	}
+	return nil, err
+}
+
+// definitive records an answer that is not an outage: Success with its
+// copy, or one of the allow-all rules.
+func (f *Fetcher) definitive(e *Entry, rule Case, h http.Header, g *Copy) *Entry {
+	out := &e.Last
+	now := out.FetchedAt
+	out.Case, out.Verdict = rule, verdictOf(rule)
+	ttl, noStore := freshness(h, now, f.o.MaxAge, f.o.MaxAge)
+	if noStore {
+		out.Warnings = append(out.Warnings, WarnNoStore)
+	}
+	out.ExpiresAt = now.Add(max(ttl, f.o.MinAge))
+	if g == nil {
+		status := out.Status
+		if rule == TooManyRedirects || rule == BadRedirect {
+			status = 0
+		}
+		g = &Copy{Case: rule, Status: status, URL: out.FinalURL, FetchedAt: now}
+	}
+	e.Good = g
+	return e
+}
+
+// unreachable records a failed attempt and applies the outage rules.
+func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, cause error) *Entry {
+	out := &e.Last
+	now := out.FetchedAt
+	out.fail(cause)
+	retry := f.o.RetryInterval
+	if resp != nil {
+		if ra, ok := retryAfter(resp.Header, now); ok {
+			retry = ra
+		}
+	}
+	out.ExpiresAt = now.Add(min(max(retry, f.o.MinAge), f.o.MaxAge))
+	if out.Refused {
+		// A refusal, not an outage: it never ages into an allow.
+		out.Case, out.Verdict = RefusedAddress, DisallowAll
+		return e
+	}
+	out.DownSince = now
+	if prev != nil && !prev.Last.DownSince.IsZero() {
+		out.DownSince = prev.Last.DownSince
+	}
+	out.Case, out.Verdict = Unreachable, DisallowAll
+	g := e.Good
+	switch {
+	case now.Sub(out.DownSince) >= f.o.OutageLimit && f.o.AfterOutage != OutageDisallow:
+		if g != nil && f.o.AfterOutage == OutageUseCopy {
+			out.Case, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Case), g.FetchedAt
+		} else {
+			out.Case, out.Verdict = OutageAllow, AllowAll
+		}
+	case f.o.StaleIfUnreachable && g != nil:
+		out.Case, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Case), g.FetchedAt
+	}
+	return e
+}
+
+func header(resp *http.Response) http.Header {
+	if resp == nil {
+		return nil
+	}
+	return resp.Header
 }

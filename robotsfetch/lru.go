@@ -1,6 +1,10 @@
 package robotsfetch
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
 
 // lru bounds the origins held in memory, by count and by bytes, with the
 // CLOCK approximation of least-recently-used: a hit only sets the item's
@@ -14,17 +18,41 @@ type lru struct {
 	bytes    int64
 	m        map[string]*item
 	ring     []*item // nil slots are free
-	free     []int
+	free     []int32
 	hand     int
 }
 
+// item is one origin's cached answer. The answer is held in the item
+// itself, not behind a pointer: a warm lookup goes from the map straight
+// to the lines it reads (the reference bit, the expiry, the verdict and the
+// file), with no load waiting on another, which is what a crawler cycling
+// through many origins pays for in cache misses.
 type item struct {
+	// The first line holds what the lookup reads: the reference bit, the
+	// expiry and the origin's text, which the map's key compare reads
+	// (origin is made from name when it fits, so the compare reads no
+	// other object, and the key does not keep alive the URL it was cut
+	// from).
+	ref     atomic.Bool
+	slot    int32     // in ring (fewer than 2^31 origins: MaxOrigins)
+	expires time.Time // robots.Outcome.ExpiresAt
+	name    [32]byte
+	// robots starts on the second line, where its Verdict and its File
+	// and Body take one line each: a warm Check reads three lines of the
+	// item (TestItemLines), which matters when a crawler cycles through
+	// more origins than the processor's caches hold.
+	robots Robots
 	origin string
-	robots *Robots
-	entry  *Entry
 	size   int64
-	ref    atomic.Bool
-	slot   int
+	entry  *Entry
+}
+
+// ownOrigin points it.origin at a copy in it.name when it fits.
+func (it *item) ownOrigin() {
+	if n := len(it.origin); n > 0 && n <= len(it.name) {
+		copy(it.name[:], it.origin)
+		it.origin = unsafe.String(&it.name[0], n) // it.name is not written again
+	}
 }
 
 // footprint estimates what an item keeps alive: the body (shared by the
@@ -47,7 +75,9 @@ func (c *lru) put(it *item) {
 	if c.m == nil {
 		c.m = make(map[string]*item)
 	}
-	it.size = footprint(it.robots)
+	it.ownOrigin()
+	it.expires = it.robots.Outcome.ExpiresAt
+	it.size = footprint(&it.robots)
 	if old, ok := c.m[it.origin]; ok {
 		it.slot = old.slot
 		it.ref.Store(true)
@@ -62,7 +92,7 @@ func (c *lru) put(it *item) {
 			c.free = c.free[:n-1]
 			c.ring[it.slot] = it
 		} else {
-			it.slot = len(c.ring)
+			it.slot = int32(len(c.ring))
 			c.ring = append(c.ring, it)
 		}
 	}

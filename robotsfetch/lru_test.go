@@ -12,13 +12,13 @@ import (
 // between two sweeps outlives items that were not.
 func TestClock(t *testing.T) {
 	c := &lru{max: 10}
-	hot := &item{origin: "https://hot.example", robots: &Robots{}}
+	hot := &item{origin: "https://hot.example", robots: Robots{}}
 	c.put(hot)
 	for i := range 100 {
 		if c.get(hot.origin) != hot {
 			t.Fatalf("round %d: the hot item was evicted", i)
 		}
-		c.put(&item{origin: fmt.Sprintf("https://cold%d.example", i), robots: &Robots{}})
+		c.put(&item{origin: fmt.Sprintf("https://cold%d.example", i), robots: Robots{}})
 		if c.len() > 10 || len(c.ring) > 11 { // the ring keeps one slot spare
 			t.Fatalf("round %d: %d items", i, c.len())
 		}
@@ -29,7 +29,7 @@ func TestClock(t *testing.T) {
 		}
 	}
 	// Replacing an item keeps its slot and the count.
-	n := &item{origin: hot.origin, robots: &Robots{}}
+	n := &item{origin: hot.origin, robots: Robots{}}
 	c.put(n)
 	if c.get(hot.origin) != n || c.len() != 10 || c.ring[n.slot] != n {
 		t.Error("replacement lost")
@@ -49,11 +49,11 @@ func TestClockBytes(t *testing.T) {
 	body := func(n int) *Robots { return &Robots{Body: make([]byte, n)} }
 	const budget = 1 << 20
 	c := &lru{max: 1000, maxBytes: budget}
-	hot := &item{origin: "https://hot.example", robots: body(100 << 10)}
+	hot := &item{origin: "https://hot.example", robots: *body(100 << 10)}
 	c.put(hot)
 	for i := range 200 {
 		c.get(hot.origin)
-		c.put(&item{origin: fmt.Sprintf("https://cold%d.example", i), robots: body(150 << 10)})
+		c.put(&item{origin: fmt.Sprintf("https://cold%d.example", i), robots: *body(150 << 10)})
 		if c.bytes > budget {
 			t.Fatalf("round %d: %d bytes held, budget %d", i, c.bytes, budget)
 		}
@@ -68,7 +68,7 @@ func TestClockBytes(t *testing.T) {
 	if sum != c.bytes {
 		t.Fatalf("items add up to %d bytes, the cache counts %d", sum, c.bytes)
 	}
-	big := &item{origin: "https://big.example", robots: body(2 << 20)}
+	big := &item{origin: "https://big.example", robots: *body(2 << 20)}
 	c.put(big)
 	if c.get(big.origin) != big || c.len() != 1 || c.bytes != big.size {
 		t.Errorf("an item over the budget: %d items, %d bytes", c.len(), c.bytes)
@@ -110,16 +110,16 @@ func TestMemoryStoreBytes(t *testing.T) {
 func TestClockReplace(t *testing.T) {
 	body := func(n int) *Robots { return &Robots{Body: make([]byte, n)} }
 	c := &lru{max: 2}
-	a := &item{origin: "https://a.example", robots: body(100)}
+	a := &item{origin: "https://a.example", robots: *body(100)}
 	c.put(a)
-	c.put(&item{origin: "https://b.example", robots: body(100)})
-	a2 := &item{origin: a.origin, robots: body(1000)}
+	c.put(&item{origin: "https://b.example", robots: *body(100)})
+	a2 := &item{origin: a.origin, robots: *body(1000)}
 	c.put(a2) // a refreshed, larger
 	b := c.m["https://b.example"]
 	if c.bytes != a2.size+b.size {
 		t.Fatalf("%d bytes counted, the items hold %d + %d", c.bytes, a2.size, b.size)
 	}
-	c.put(&item{origin: "https://c.example", robots: body(100)})
+	c.put(&item{origin: "https://c.example", robots: *body(100)})
 	if c.get(a.origin) != a2 || c.get("https://b.example") != nil {
 		t.Errorf("after a third origin: a held %v, b held %v; want a kept, b evicted",
 			c.get(a.origin) != nil, c.get("https://b.example") != nil)
@@ -149,8 +149,8 @@ func TestClockBytesBound(t *testing.T) {
 		held  int
 	}{{2 * size, 2}, {2*size - 1, 1}, {2*size + 1, 2}} {
 		c := &lru{max: 10, maxBytes: tt.bound}
-		c.put(&item{origin: "https://a.example", robots: &Robots{Body: make([]byte, 100)}})
-		c.put(&item{origin: "https://b.example", robots: &Robots{Body: make([]byte, 100)}})
+		c.put(&item{origin: "https://a.example", robots: Robots{Body: make([]byte, 100)}})
+		c.put(&item{origin: "https://b.example", robots: Robots{Body: make([]byte, 100)}})
 		if c.len() != tt.held {
 			t.Errorf("bound %d, two items of %d: %d held, want %d", tt.bound, size, c.len(), tt.held)
 		}

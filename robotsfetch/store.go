@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -278,4 +279,100 @@ func (s *MemoryStore) now() time.Time {
 		return s.Now()
 	}
 	return time.Now()
+}
+
+// storeGet reads key from the Store. It returns the entry when it is fresh
+// and fetched with this Fetcher's User-Agent (its Source set to
+// FromStore); else the entry the next fetch replaces: prev, or the stored
+// one when it is newer (its good copy and outage start count).
+func (f *Fetcher) storeGet(origin, key string, prev *Entry) (fresh, newPrev *Entry, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+	e, err := f.o.Store.Get(ctx, key)
+	cancel()
+	switch {
+	case err != nil:
+		f.storeFailed(origin, "get", err)
+		return nil, prev, err
+	case e == nil || e.UserAgent != f.o.UserAgent:
+		return nil, prev, nil // absent, or another crawler's (a key collision)
+	case f.o.Now().Before(e.Last.ExpiresAt):
+		e.Last.Source = FromStore
+		f.stats.storeHits.Add(1)
+		return e, prev, nil
+	case prev == nil || e.Last.FetchedAt.After(prev.Last.FetchedAt):
+		return nil, e, nil
+	}
+	return nil, prev, nil
+}
+
+// Poll intervals while another Fetcher holds the lease: doubling from
+// leasePollMin up to leasePollMax, so a fetch over a fast network is
+// picked up within milliseconds and a slow one costs few Store reads.
+const (
+	leasePollMin = 5 * time.Millisecond
+	leasePollMax = 250 * time.Millisecond
+)
+
+// lease takes the lease on key, or waits for the Fetcher holding it. It
+// returns the lease's token when this Fetcher is to fetch under it; a
+// fresh entry when the holder wrote one; neither when the wait ended
+// without (LeaseWait passed, or the Store failed: err) and the origin is
+// to be fetched regardless.
+func (f *Fetcher) lease(origin, key string, prev *Entry) (token string, fresh, newPrev *Entry, err error) {
+	acquire := func() (string, bool, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+		defer cancel()
+		token, ok, err := f.leaser.AcquireLease(ctx, key, f.o.LeaseTTL)
+		f.storeFailed(origin, "acquire lease", err)
+		return token, ok, err
+	}
+	// recheck reads the Store again once the lease is taken: the previous
+	// holder may have written the entry and released the lease between
+	// this Fetcher's read and its lease.
+	recheck := func(token string) (string, *Entry, *Entry, error) {
+		fresh, prev, err := f.storeGet(origin, key, prev)
+		if fresh != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), f.o.StoreTimeout)
+			f.storeFailed(origin, "release lease", f.leaser.ReleaseLease(ctx, key, token))
+			cancel()
+			return "", fresh, prev, nil
+		}
+		return token, nil, prev, err
+	}
+	token, ok, err := acquire()
+	switch {
+	case err != nil:
+		return "", nil, prev, err
+	case ok:
+		return recheck(token)
+	}
+	f.stats.leaseWaits.Add(1)
+	start := time.Now()
+	if l := f.o.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelDebug, "robots.txt: waiting for another fetcher's lease",
+			slog.String("origin", origin))
+	}
+	for poll := leasePollMin; ; poll = min(2*poll, leasePollMax) {
+		left := f.o.LeaseWait - time.Since(start)
+		if left <= 0 {
+			f.stats.leaseFallbacks.Add(1)
+			return "", nil, prev, nil
+		}
+		time.Sleep(min(poll, left))
+		if fresh, prev, err = f.storeGet(origin, key, prev); fresh != nil || err != nil {
+			return "", fresh, prev, err
+		}
+		// No entry yet: the holder is still fetching, or its lease ended
+		// without one (it died, or the answer said no-store).
+		switch token, ok, err = acquire(); {
+		case err != nil:
+			return "", nil, prev, err
+		case ok:
+			token, fresh, prev, err = recheck(token)
+			if fresh == nil {
+				f.stats.leaseFallbacks.Add(1)
+			}
+			return token, fresh, prev, err
+		}
+	}
 }

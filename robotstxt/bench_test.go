@@ -19,7 +19,7 @@ import (
 // same workloads beside the peer libraries in one run for BENCHMARKS.md.
 
 type classQuery struct {
-	a    *robotstxt.Agent
+	a    *robotstxt.Matcher
 	url  string
 	path string // path and query of url, as a crawler that already split its URL holds them
 }
@@ -38,9 +38,9 @@ func sizeClass(n int) string {
 
 func loadQueries(b *testing.B) map[string][]classQuery {
 	files := readCorpus(b)
-	agents := map[string]*robotstxt.Agent{}
+	agents := map[string]*robotstxt.Matcher{}
 	for name, data := range files {
-		agents[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Agent("ExampleBot")
+		agents[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Matcher("ExampleBot")
 	}
 	fh, err := os.Open(corpus.Path(b, "urls.tsv"))
 	if err != nil {
@@ -124,7 +124,7 @@ func BenchmarkCheckOrder(b *testing.B) {
 		for _, o := range orders {
 			// A file's URLs are one run of q (urls.tsv lists them host by
 			// host); a file met twice would make "twice" mean nothing.
-			seen := map[*robotstxt.Agent]bool{}
+			seen := map[*robotstxt.Matcher]bool{}
 			var seq []classQuery
 			for i := 0; i < len(q); {
 				if seen[q[i].a] {
@@ -198,7 +198,7 @@ func BenchmarkRetained(b *testing.B) {
 				for _, d := range files {
 					f := robotstxt.ParseWith(d, robotstxt.Options{MaxBytes: -1})
 					if query {
-						f.Agent("ExampleBot").Check("/")
+						f.Matcher("ExampleBot").Check("/")
 					}
 					kept = append(kept, f)
 				}
@@ -254,7 +254,7 @@ func BenchmarkWorstCase(b *testing.B) {
 		{"nested1000-a2k", nested.String(), "https://example.com/c" + strings.Repeat("a", 2048)},
 	}
 	for _, c := range cases {
-		a := robotstxt.Parse([]byte(c.robots)).Agent("ExampleBot")
+		a := robotstxt.Parse([]byte(c.robots)).Matcher("ExampleBot")
 		b.Run("case="+c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -24,7 +24,7 @@ func TestConcurrentUse(t *testing.T) {
 					t.Errorf("%s: /x.html allowed=%v", agent, d.Allowed)
 					return
 				}
-				if a := f.Agent(agent); a.Check("/p/a.pdf").Allowed != (agent != "zz") {
+				if a := f.Matcher(agent); a.Check("/p/a.pdf").Allowed != (agent != "zz") {
 					t.Errorf("%s: /p/a.pdf wrong", agent)
 					return
 				}
@@ -71,7 +71,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 						t.Errorf("a /x/y/z.pdf: %v line %d", d.Allowed, d.Rule.Line)
 					}
 				case 3:
-					rules := f.Agent("a").Rules()
+					rules := f.Matcher("a").Rules()
 					if len(rules) != 5 || rules[0].Line != 3 || rules[4].Line != 9 {
 						t.Errorf("a's rules: %v", rules)
 					}

@@ -92,12 +92,12 @@ func TestPeerVectors(t *testing.T) {
 			t.Errorf("vector %d (%s): agent %q url %q: allowed=%v want %v (rule %q line %d)\nrobots.txt:\n%s",
 				i, v.Source, v.Agent, v.URL, d.Allowed, want, d.Rule, d.Rule.Line, v.Robots)
 		}
-		// The Agent view must agree with the one-shot Check.
-		if d2 := f.Agent(v.Agent).Check(v.URL); d2.Allowed != d.Allowed || d2.Rule.Line != d.Rule.Line {
-			t.Errorf("vector %d: Agent().Check and File.Check disagree", i)
+		// The Matcher view must agree with the one-shot Check.
+		if d2 := f.Matcher(v.Agent).Check(v.URL); d2.Allowed != d.Allowed || d2.Rule.Line != d.Rule.Line {
+			t.Errorf("vector %d: Matcher().Check and File.Check disagree", i)
 		}
-		if f.Agent(v.Agent).Allowed(v.URL) != d.Allowed {
-			t.Errorf("vector %d: Agent().Allowed and File.Check disagree", i)
+		if f.Matcher(v.Agent).Allowed(v.URL) != d.Allowed {
+			t.Errorf("vector %d: Matcher().Allowed and File.Check disagree", i)
 		}
 	}
 	t.Logf("%d of %d vectors pass", len(vs)-failed, len(vs))

@@ -33,7 +33,7 @@ func TestGoogleAnswers(t *testing.T) {
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	n, bad, exempt := 0, 0, 0
-	agents := map[string]map[string]*robotstxt.Agent{}
+	agents := map[string]map[string]*robotstxt.Matcher{}
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
 		if len(f) != 5 {
@@ -47,11 +47,11 @@ func TestGoogleAnswers(t *testing.T) {
 			t.Fatalf("no corpus file for %s", host)
 		}
 		if agents[host] == nil {
-			agents[host] = map[string]*robotstxt.Agent{}
+			agents[host] = map[string]*robotstxt.Matcher{}
 		}
 		a := agents[host][agent]
 		if a == nil {
-			a = file.Agent(agent)
+			a = file.Matcher(agent)
 			agents[host][agent] = a
 		}
 		n++

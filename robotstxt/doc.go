@@ -5,16 +5,16 @@
 // Parse once, query many times:
 //
 //	f := robotstxt.Parse(body)          // never fails; see f.Diagnostics()
-//	a := f.Agent("Googlebot-Image", "Googlebot") // fallback chain, then "*"
-//	d := a.Check("https://example.com/private/x")
+//	m := f.Matcher("Googlebot-Image", "Googlebot") // fallback chain, then "*"
+//	d := m.Check("https://example.com/private/x")
 //	if !d.Allowed {
 //		fmt.Println("blocked by line", d.Rule.Line, d.Rule) // Disallow: /private
 //	}
 //
-// A parsed [File] is immutable and safe for concurrent use; [Agent.Check]
-// does not allocate for URLs up to 2 KiB, and [Agent.Allowed] answers the
+// A parsed [File] is immutable and safe for concurrent use; [Matcher.Check]
+// does not allocate for URLs up to 2 KiB, and [Matcher.Allowed] answers the
 // verdict alone without building the Decision. The work that only some queries
-// need is done on first use, once: a group's index when an Agent first
+// need is done on first use, once: a group's index when a Matcher first
 // needs it, and the shared wildcard matcher (below) on the first long path.
 //
 // # What is implemented

@@ -15,7 +15,7 @@ User-agent: Googlebot
 Disallow: /search
 `))
 	// Resolve the crawler's group once, then check many URLs.
-	a := f.Agent("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+	a := f.Matcher("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
 	for _, u := range []string{"https://example.com/search?q=x", "https://example.com/private/"} {
 		d := a.Check(u)
 		fmt.Println(d.Allowed, d.Rule.Line, d.Rule, "|", d.Reason, "|", d.Group.Via)
@@ -25,10 +25,10 @@ Disallow: /search
 	// true 0  | no rule matched | groups naming the agent
 }
 
-func ExampleFile_Agent_fallback() {
+func ExampleFile_Matcher_fallback() {
 	f := robotstxt.Parse([]byte("User-agent: Googlebot\nDisallow: /photos/\n"))
 	// Googlebot-Image obeys Googlebot's group when it has none of its own.
-	a := f.Agent("Googlebot-Image", "Googlebot")
+	a := f.Matcher("Googlebot-Image", "Googlebot")
 	d := a.Check("/photos/cat.jpg")
 	fmt.Println(d.Allowed, d.Rule, "via", d.Group.Agent, "-", d.Group.Via)
 	// Output: false Disallow: /photos/ via googlebot - groups naming a fallback agent
@@ -56,18 +56,18 @@ func ExampleFile_Diagnostics() {
 	// 3:1: warning: [misspelled-key] 'Disalow' is read as Disallow by Google; other parsers may ignore it
 }
 
-func ExampleAgent_CrawlDelay() {
+func ExampleMatcher_CrawlDelay() {
 	f := robotstxt.Parse([]byte("User-agent: bingbot\nCrawl-delay: 5\nDisallow: /x\n"))
-	d, line, ok := f.Agent("bingbot").CrawlDelay()
+	d, line, ok := f.Matcher("bingbot").CrawlDelay()
 	fmt.Println(d, line, ok)
 	// Output: 5s 2 true
 }
 
 // A crawler that needs only the verdict asks Allowed: the same rule decides
 // as in Check, without the Decision around it.
-func ExampleAgent_Allowed() {
+func ExampleMatcher_Allowed() {
 	f := robotstxt.Parse([]byte("User-agent: *\nDisallow: /private/\nAllow: /private/press/\n"))
-	a := f.Agent("ExampleBot")
+	a := f.Matcher("ExampleBot")
 	for _, u := range []string{"https://example.com/private/x", "https://example.com/private/press/1", "/public"} {
 		fmt.Println(a.Allowed(u), u)
 	}

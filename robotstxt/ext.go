@@ -232,15 +232,15 @@ func (f *File) Host() (Extension, bool) {
 // Extension returns the first valid extension of kind k in the agent's
 // groups. It does not fall back to the "*" group: for Bing's rule (a bingbot
 // group without Crawl-delay inherits the "*" group's), ask File.Star too.
-func (a *Agent) Extension(k Key) (Extension, bool) {
-	if a.e == nil {
+func (m *Matcher) Extension(k Key) (Extension, bool) {
+	if m.e == nil {
 		return Extension{}, false
 	}
-	for _, e := range a.f.exts {
+	for _, e := range m.f.exts {
 		if e.Key != k || e.Err != "" || e.Group < 0 {
 			continue
 		}
-		for _, g := range a.f.entGroups(a.e) {
+		for _, g := range m.f.entGroups(m.e) {
 			if g == e.Group {
 				return e, true
 			}
@@ -251,16 +251,16 @@ func (a *Agent) Extension(k Key) (Extension, bool) {
 
 // Extensions returns every valid extension of kind k in the agent's groups,
 // in file order (Clean-param may appear many times).
-func (a *Agent) Extensions(k Key) []Extension {
-	if a.e == nil {
+func (m *Matcher) Extensions(k Key) []Extension {
+	if m.e == nil {
 		return nil
 	}
 	var out []Extension
-	for _, e := range a.f.exts {
+	for _, e := range m.f.exts {
 		if e.Key != k || e.Err != "" || e.Group < 0 {
 			continue
 		}
-		for _, g := range a.f.entGroups(a.e) {
+		for _, g := range m.f.entGroups(m.e) {
 			if g == e.Group {
 				out = append(out, e)
 				break
@@ -272,7 +272,7 @@ func (a *Agent) Extensions(k Key) []Extension {
 
 // CrawlDelay returns the agent's Crawl-delay and its line. Google ignores
 // Crawl-delay; Bing and Yandex (until 2018) honour it.
-func (a *Agent) CrawlDelay() (d time.Duration, line int, ok bool) {
-	e, ok := a.Extension(KeyCrawlDelay)
+func (m *Matcher) CrawlDelay() (d time.Duration, line int, ok bool) {
+	e, ok := m.Extension(KeyCrawlDelay)
 	return e.Delay, e.Line, ok
 }

@@ -158,7 +158,7 @@ Clean-param: other
 	if h, ok := f.Host(); !ok || h.Value != "mirror.example.com" || h.Line != 3 {
 		t.Errorf("Host() = %+v, %v; want line 3", h, ok)
 	}
-	a := f.Agent("a")
+	a := f.Matcher("a")
 	if d, line, ok := a.CrawlDelay(); !ok || d != 4*time.Second || line != 8 {
 		t.Errorf("a: CrawlDelay() = %v, line %d, %v; want 4s, line 8", d, line, ok)
 	}
@@ -178,14 +178,14 @@ Clean-param: other
 	if got := a.Extensions(robotstxt.KeyVisitTime); got != nil {
 		t.Errorf("a: Extensions(Visit-time) = %+v, want none", got)
 	}
-	if e, ok := f.Agent("b").Extension(robotstxt.KeyRequestRate); !ok || e.Line != 12 {
+	if e, ok := f.Matcher("b").Extension(robotstxt.KeyRequestRate); !ok || e.Line != 12 {
 		t.Errorf("b: Extension(Request-rate) = line %d, %v; want line 12", e.Line, ok)
 	}
-	if d, line, ok := f.Agent("b").CrawlDelay(); ok {
+	if d, line, ok := f.Matcher("b").CrawlDelay(); ok {
 		t.Errorf("b: CrawlDelay() = %v, line %d; want none (line 2 is in no group)", d, line)
 	}
 	// An agent that no group names, in a file without a "*" group.
-	none := f.Agent("c")
+	none := f.Matcher("c")
 	if e, ok := none.Extension(robotstxt.KeyCrawlDelay); ok {
 		t.Errorf("c: Extension(Crawl-delay) = line %d, want none", e.Line)
 	}

@@ -1,17 +1,23 @@
 package robotstxt
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
 
 // File is a parsed robots.txt. It is immutable and safe for concurrent use.
 type File struct {
+	// First the fields a warm check reads (FileFor's profile test, then
+	// the caller's remembered value): one cache line for both when a
+	// crawler cycles through more files than its caches hold.
 	profile Profile
-	cdEnds  bool              // Options.CrawlDelayEndsGroup
-	arena   string            // every compared pattern and every lower-cased token
-	rules   []rule            // every rule, by number; indexes are built from them on first use
-	raw     map[uint32]string // pattern as written, by arena offset, where it differs from the compared form
+	cdEnds  bool     // Options.CrawlDelayEndsGroup
+	memo    fileMemo // see Remember
+
+	arena string            // every compared pattern and every lower-cased token
+	rules []rule            // every rule, by number; indexes are built from them on first use
+	raw   map[uint32]string // pattern as written, by arena offset, where it differs from the compared form
 
 	agents  []agentEntry // sorted by token
 	star    agentEntry   // the "*" groups, when hasStar
@@ -33,8 +39,6 @@ type File struct {
 	size      int
 	parsedLen int
 	limited   bool
-
-	memo fileMemo // see Remember
 }
 
 // MaxRemembered is how many keys a File remembers values for (Remember):
@@ -43,10 +47,10 @@ type File struct {
 const MaxRemembered = 64
 
 // fileMemo holds what callers derived from the file, per caller: the
-// first memoSlots keys inline, where a lookup reads the slot and its
-// entry, the rest in a map.
+// first memoSlots keys inline, where a lookup reads the slot itself (no
+// pointer to follow), the rest in a map.
 type fileMemo struct {
-	slots [memoSlots]atomic.Pointer[memoEntry]
+	slots [memoSlots]memoSlot
 	m     sync.Map
 	n     atomic.Int32
 }
@@ -55,18 +59,35 @@ type fileMemo struct {
 // crawlers a server answers for most.
 const memoSlots = 4
 
-type memoEntry struct{ key, v any }
+// memoSlot is one inline key and its value. state goes from slotEmpty to
+// slotWriting (one writer won it) to slotSet, after which key and v never
+// change: they are written before state is set and read after it is
+// loaded, which orders them.
+type memoSlot struct {
+	state atomic.Uint32
+	key   any
+	v     any
+}
+
+const (
+	slotEmpty = iota
+	slotWriting
+	slotSet
+)
 
 // Recall returns the value remembered under key (see Remember), or nil.
 // It does not allocate when key is a pointer.
 func (f *File) Recall(key any) any {
 	for i := range f.memo.slots {
-		e := f.memo.slots[i].Load()
-		if e == nil {
-			return nil // slots fill in order: the key is in none, nor in the map
+		s := &f.memo.slots[i]
+		if s.state.Load() != slotSet {
+			// Slots fill in order: the key is in none after it, nor in
+			// the map (a slot being written may hold it in a moment:
+			// the caller computes the value and Remember finds it).
+			return nil
 		}
-		if e.key == key {
-			return e.v
+		if s.key == key {
+			return s.v
 		}
 	}
 	v, _ := f.memo.m.Load(key)
@@ -82,15 +103,23 @@ func (f *File) Recall(key any) any {
 // past MaxRemembered keys nothing more is kept and v is returned.
 func (f *File) Remember(key, v any) any {
 	for i := range f.memo.slots {
-		e := f.memo.slots[i].Load()
-		if e == nil {
-			if f.memo.slots[i].CompareAndSwap(nil, &memoEntry{key, v}) {
+		s := &f.memo.slots[i]
+		for {
+			st := s.state.Load()
+			if st == slotEmpty && s.state.CompareAndSwap(slotEmpty, slotWriting) {
+				s.key, s.v = key, v
+				s.state.Store(slotSet)
 				return v
 			}
-			e = f.memo.slots[i].Load() // another goroutine took the slot
+			if st == slotSet {
+				break
+			}
+			// Another goroutine is writing the slot (a few stores): its
+			// key may be this one, so wait for it rather than skip it.
+			runtime.Gosched()
 		}
-		if e.key == key {
-			return e.v
+		if s.key == key {
+			return s.v
 		}
 	}
 	if a, ok := f.memo.m.Load(key); ok {

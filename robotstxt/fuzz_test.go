@@ -165,7 +165,7 @@ func FuzzMatch(f *testing.F) {
 			t.Fatalf("agent %q path %q: got allowed=%v line=%d (%s), reference allowed=%v line=%d\n%q",
 				agent, path, d.Allowed, d.Rule.Line, d.Rule, wantA, wantL, body)
 		}
-		if got := f.Agent(agent).Allowed("http://h" + path); got != wantA {
+		if got := f.Matcher(agent).Allowed("http://h" + path); got != wantA {
 			t.Fatalf("agent %q path %q: Allowed says %v, reference %v\n%q", agent, path, got, wantA, body)
 		}
 	})
@@ -191,7 +191,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			for _, a := range append(file.Agents(), "*", "x") {
-				ag := file.Agent(a)
+				ag := file.Matcher(a)
 				for _, u := range []string{"/", "/a", "https://h/x?y", string(data[:min(len(data), 40)])} {
 					d := ag.Check(u)
 					if d.Rule.Line < 0 || d.Rule.Line > n {

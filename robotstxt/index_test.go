@@ -43,7 +43,7 @@ func TestLargeIndexAgainstReference(t *testing.T) {
 			}
 		}
 		data := []byte(body.String())
-		a := robotstxt.Parse(data).Agent("x")
+		a := robotstxt.Parse(data).Matcher("x")
 		for range 200 {
 			path := stems[rng.IntN(len(stems))] + piece() + piece()
 			path = strings.ReplaceAll(path, "*", "")
@@ -72,7 +72,7 @@ func TestConcurrentSharedMatcher(t *testing.T) {
 	}
 	data := []byte(body.String())
 	long := "/" + strings.Repeat("q1", 400) + "z" // 801 bytes: 200 rules × 801 > 65,536
-	want := robotstxt.Parse(data).Agent("x")
+	want := robotstxt.Parse(data).Matcher("x")
 	wantD := want.Check("/q7z") // short: never the shared matcher
 	for range 20 {
 		f := robotstxt.Parse(data)
@@ -81,7 +81,7 @@ func TestConcurrentSharedMatcher(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				a := f.Agent("x")
+				a := f.Matcher("x")
 				if d := a.Check(long); d.Allowed || d.Rule.Line != 3 {
 					t.Errorf("long path: allowed %v line %d, want disallowed by line 3 (/*q1*z)", d.Allowed, d.Rule.Line)
 				}
@@ -110,7 +110,7 @@ func TestKeySearchEdges(t *testing.T) {
 		fmt.Fprintf(&body, "Allow: /shared/%03d\n", i*3)
 	}
 	data := []byte(body.String())
-	a := robotstxt.Parse(data).Agent("x")
+	a := robotstxt.Parse(data).Matcher("x")
 	paths := []string{
 		"/", "/a", "/a\x00", "/b", "/c", "/shared", "/shared/", "/shared/0", "/shared/000",
 		"/shared/001", "/shared/003x", "/shared/299", "/shared/300", "/shared/897", "/shared/898",
@@ -126,7 +126,7 @@ func TestKeySearchEdges(t *testing.T) {
 	// One key only, before, equal to and after the path.
 	for _, rule := range []string{"/m", "/mmmmmmmmm", "/mmmmmmmm"} {
 		data := []byte("User-agent: *\nDisallow: " + rule + "\n")
-		a := robotstxt.Parse(data).Agent("x")
+		a := robotstxt.Parse(data).Matcher("x")
 		for _, p := range []string{"/", "/a", "/m", "/mmmmmmmm", "/mmmmmmmmm", "/mmmmmmmmmm", "/z"} {
 			wantAllowed, wantLine := refDecide(data, "x", p)
 			if d := a.Check(p); d.Allowed != wantAllowed || d.Rule.Line != wantLine {

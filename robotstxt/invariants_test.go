@@ -84,7 +84,7 @@ func checkInvariants(t *testing.T, name string, data []byte, o robotstxt.Options
 	// Every rule of the file, checked as a URL, gets a decision whose rule
 	// (if any) is a real rule of the agent's merged group.
 	for _, agent := range append(f.Agents(), "ExampleBot") {
-		a := f.Agent(agent)
+		a := f.Matcher(agent)
 		inForce := map[robotstxt.Rule]bool{}
 		for _, r := range a.Rules() {
 			inForce[r] = true

@@ -34,7 +34,7 @@ func TestSharedMatcherUsed(t *testing.T) {
 	for i := range 70 {
 		fmt.Fprintf(&b, "Disallow: /*zq%d\n", i)
 	}
-	a := Parse([]byte(b.String())).Agent("x")
+	a := Parse([]byte(b.String())).Matcher("x")
 	// Visits /*zq77 (needs z, q, 7) then /*zq7, which decides.
 	path := "/" + strings.Repeat("b", 2000) + "zq7"
 	if d := a.Check(path); d.Allowed || d.Rule.Line != 9 {

@@ -29,7 +29,7 @@ func runMatchCases(t *testing.T, tests []matchCase) {
 			if d.Allowed != tt.allow || d.Rule.Line != tt.line || d.Reason != tt.reason {
 				t.Errorf("Check: allowed=%v line=%d reason=%q, want %v %d %q", d.Allowed, d.Rule.Line, d.Reason, tt.allow, tt.line, tt.reason)
 			}
-			if got := f.Agent(tt.agent).Allowed(tt.url); got != tt.allow {
+			if got := f.Matcher(tt.agent).Allowed(tt.url); got != tt.allow {
 				t.Errorf("Allowed: %v, want %v", got, tt.allow)
 			}
 		})

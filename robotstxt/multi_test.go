@@ -31,11 +31,11 @@ func TestMultiMatcherAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	plain, multi := map[string]*robotstxt.Agent{}, map[string]*robotstxt.Agent{}
+	plain, multi := map[string]*robotstxt.Matcher{}, map[string]*robotstxt.Matcher{}
 	for name, data := range files {
-		plain[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Agent("Googlebot")
+		plain[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Matcher("Googlebot")
 		old := robotstxt.SetMultiThreshold(-1)
-		multi[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Agent("Googlebot")
+		multi[name] = robotstxt.ParseWith(data, robotstxt.Options{MaxBytes: -1}).Matcher("Googlebot")
 		robotstxt.SetMultiThreshold(old)
 	}
 	sc := bufio.NewScanner(fh)

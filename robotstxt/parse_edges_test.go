@@ -182,7 +182,7 @@ func TestInvalidAgentMessage(t *testing.T) {
 // /index.html" also allows its directory, the root included (robots.cc
 // adds the rule "/$" for "/index.html").
 func TestPatternsByProfile(t *testing.T) {
-	rfc := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /*.pdf$\nDisallow: /a*b\n"), robotstxt.Options{Profile: robotstxt.RFC9309}).Agent("x")
+	rfc := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /*.pdf$\nDisallow: /a*b\n"), robotstxt.Options{Profile: robotstxt.RFC9309}).Matcher("x")
 	for _, tt := range []struct {
 		url   string
 		allow bool

@@ -199,16 +199,24 @@ func TestAgentResolution(t *testing.T) {
 		{[]string{"Google"}, robotstxt.ViaStar, "*", []int{5}},
 	}
 	for _, tt := range tests {
-		m := f.Agent(tt.names...).Group()
+		m := f.Matcher(tt.names...).Group()
 		if m.Via != tt.via || m.Agent != tt.group || len(m.Lines) != len(tt.lines) || m.Lines[0] != tt.lines[0] {
 			t.Errorf("%v: got %+v", tt.names, m)
 		}
 	}
-	if m := f.AgentExplicit("AdsBot-Google").Group(); m.Via != robotstxt.ViaNone {
-		t.Errorf("AgentExplicit fell back to *: %+v", m)
+	if m := f.MatcherExplicit("AdsBot-Google").Group(); m.Via != robotstxt.ViaNone {
+		t.Errorf("MatcherExplicit fell back to *: %+v", m)
 	}
-	if d := f.AgentExplicit("AdsBot-Google").Check("/s"); !d.Allowed {
+	if d := f.MatcherExplicit("AdsBot-Google").Check("/s"); !d.Allowed {
 		t.Errorf("an agent that ignores * must be allowed /s")
+	}
+	// The former names still answer, as the new ones do.
+	var old *robotstxt.Agent = f.Agent("Googlebot-Image", "Googlebot")
+	if g := old.Group(); g.Via != robotstxt.ViaFallback || g.Agent != "googlebot" {
+		t.Errorf("File.Agent: %+v", g)
+	}
+	if g := f.AgentExplicit("AdsBot-Google").Group(); g.Via != robotstxt.ViaNone {
+		t.Errorf("File.AgentExplicit fell back to *: %+v", g)
 	}
 }
 
@@ -260,7 +268,7 @@ Sitemap: https://example.com/b.xml
 	if h, ok := f.Host(); !ok || h.Value != "www.example.com" || h.Line != 2 {
 		t.Errorf("host %+v", h)
 	}
-	a := f.Agent("bingbot")
+	a := f.Matcher("bingbot")
 	if d, line, ok := a.CrawlDelay(); !ok || d != 2500*time.Millisecond || line != 4 {
 		t.Errorf("crawl-delay %v %d %v", d, line, ok)
 	}
@@ -288,7 +296,7 @@ Sitemap: https://example.com/b.xml
 	// Only allow and disallow end a group (Google; RFC 9309 §2.1): a
 	// user-agent line after extension lines joins the same group.
 	joined := robotstxt.Parse([]byte("User-agent: a\nCrawl-delay: 3\nUser-agent: b\nDisallow: /x\n"))
-	if d, _, _ := joined.Agent("b").CrawlDelay(); d != 3*time.Second || joined.Check("a", "/x").Allowed {
+	if d, _, _ := joined.Matcher("b").CrawlDelay(); d != 3*time.Second || joined.Check("a", "/x").Allowed {
 		t.Errorf("a and b must share one group")
 	}
 	// Extensions never change the verdict.
@@ -310,8 +318,8 @@ Sitemap: https://example.com/b.xml
 // TestCheckAllocs pins "a check allocates nothing", for Check and Allowed.
 func TestCheckAllocs(t *testing.T) {
 	f := robotstxt.Parse([]byte("User-agent: *\nDisallow: /a*b$\nAllow: /a/\nDisallow: /\n"))
-	a := f.Agent("Googlebot")
-	rf := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /a%2A\n"), robotstxt.Options{Profile: robotstxt.RFC9309}).Agent("x")
+	a := f.Matcher("Googlebot")
+	rf := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: /a%2A\n"), robotstxt.Options{Profile: robotstxt.RFC9309}).Matcher("x")
 	for _, u := range []string{"https://example.com/a/x/b", "/a", "https://h?q", "https://h/%7Ea?x=http://y"} {
 		if n := testing.AllocsPerRun(100, func() { a.Check(u) }); n != 0 {
 			t.Errorf("google Check(%q) allocates %v times", u, n)
@@ -334,7 +342,7 @@ func TestCheckAllocs(t *testing.T) {
 // when a rule decides. URLs without a scheme or with a fragment only
 // stand beside them.
 func TestAllowedRewrittenPaths(t *testing.T) {
-	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /?\nDisallow: /;\nAllow: /;ok\nDisallow: /x\n")).Agent("ExampleBot")
+	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /?\nDisallow: /;\nAllow: /;ok\nDisallow: /x\n")).Matcher("ExampleBot")
 	for _, tt := range []struct {
 		url  string
 		want bool
@@ -396,7 +404,7 @@ func TestCrawlDelayEndsGroup(t *testing.T) {
 				t.Errorf("%v %v: %d groups, want %d", p, tc.ends, n, tc.groups)
 			}
 			for _, w := range tc.want {
-				a := f.Agent(w.token)
+				a := f.Matcher(w.token)
 				d, line, _ := a.CrawlDelay()
 				if d != w.delay || line != w.line {
 					t.Errorf("%v %v: %s: delay %v (line %d), want %v (line %d)", p, tc.ends, w.token, d, line, w.delay, w.line)

@@ -132,7 +132,7 @@ func TestProfiles(t *testing.T) {
 				t.Errorf("rfc9309: allowed=%v, want %v (%s)", r.Allowed, tt.rfc, r.Rule)
 			}
 			// Under rfc9309 Allowed always takes the rewriting path.
-			if got := rf.Agent("FooBot").Allowed(tt.url); got != tt.rfc {
+			if got := rf.Matcher("FooBot").Allowed(tt.url); got != tt.rfc {
 				t.Errorf("rfc9309: Allowed=%v, want %v", got, tt.rfc)
 			}
 		})
@@ -151,7 +151,7 @@ func TestPeerVectorsRFC(t *testing.T) {
 		g := robotstxt.Parse(body).Check(v.Agent, v.URL)
 		rf := robotstxt.ParseWith(body, robotstxt.Options{Profile: robotstxt.RFC9309})
 		r := rf.Check(v.Agent, v.URL)
-		if got := rf.Agent(v.Agent).Allowed(v.URL); got != r.Allowed {
+		if got := rf.Matcher(v.Agent).Allowed(v.URL); got != r.Allowed {
 			t.Errorf("vector %d: rfc9309 Allowed says %v, Check says %v", i, got, r.Allowed)
 		}
 		if g.Allowed == r.Allowed {

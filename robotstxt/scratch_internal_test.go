@@ -43,7 +43,7 @@ func TestFileOwnsItsMemory(t *testing.T) {
 	if len(f.Sitemaps()) != 1 || len(f.Unknown()) != 1 || len(f.Diagnostics()) < 2 {
 		t.Fatalf("the test file lost its point: sitemaps %v, unknown %v, diagnostics %v", f.Sitemaps(), f.Unknown(), f.Diagnostics())
 	}
-	if d := f.Agent("b").Check("/a/x"); d.Allowed || d.Rule.Line != 3 {
+	if d := f.Matcher("b").Check("/a/x"); d.Allowed || d.Rule.Line != 3 {
 		t.Errorf("b, /a/x: %+v, want disallowed by line 3", d)
 	}
 	if d := f.Star().Check("/x/"); !d.Allowed || d.Reason != IndexHTML || d.Rule.Line != 5 {

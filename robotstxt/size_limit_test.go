@@ -43,7 +43,7 @@ func TestSizeLimitMatch(t *testing.T) {
 				if file.Truncated() != truncated {
 					t.Errorf("%v: Truncated() = %v, want %v", prof, file.Truncated(), truncated)
 				}
-				a := file.Agent("ExampleBot")
+				a := file.Matcher("ExampleBot")
 				if a.Check("https://example.com/early").Allowed {
 					t.Errorf("%v: /early allowed: the first rule must always apply", prof)
 				}

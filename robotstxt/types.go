@@ -168,7 +168,7 @@ const (
 	ViaStar
 	// ViaFetch: no group was chosen: robots.txt was unavailable or
 	// unreachable, and that decided (see Reason). Set by a fetcher's
-	// answer (package rep), never by File.Agent.
+	// answer (package rep), never by File.Matcher.
 	ViaFetch
 )
 

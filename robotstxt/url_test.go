@@ -11,7 +11,7 @@ import (
 // and the query, whole, however long (a path of up to 2048 bytes is
 // rewritten on the stack, a longer one on the heap).
 func TestQueryOnlyURLs(t *testing.T) {
-	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /*x$\n")).Agent("x")
+	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /*x$\n")).Matcher("x")
 	for _, c := range []struct {
 		url  string
 		want bool
@@ -35,7 +35,7 @@ func TestQueryOnlyURLs(t *testing.T) {
 // TestURLWithoutPath: a URL with no path, or only a fragment after its
 // authority, is checked as "/".
 func TestURLWithoutPath(t *testing.T) {
-	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /$\n")).Agent("x")
+	a := robotstxt.Parse([]byte("User-agent: *\nDisallow: /$\n")).Matcher("x")
 	for _, c := range []struct {
 		url  string
 		want bool
@@ -96,7 +96,7 @@ func TestPathOfAnyURL(t *testing.T) {
 	} {
 		for _, prof := range []robotstxt.Profile{robotstxt.Google, robotstxt.RFC9309} {
 			f := robotstxt.ParseWith([]byte("User-agent: *\nDisallow: "+c.path+"$\n"), robotstxt.Options{Profile: prof})
-			if d := f.Agent("x").Check(c.url); d.Allowed {
+			if d := f.Matcher("x").Check(c.url); d.Allowed {
 				t.Errorf("%v: Check(%q) allowed, want the path %q (disallowed)", prof, c.url, c.path)
 			}
 		}

@@ -36,15 +36,15 @@ func matchPattern(pat, path string) bool {
 // Disallow rules do under the file's profile. ok is false when no line
 // applies. It does not say whether the URL may be crawled: preferences
 // apply only to what the agent may fetch, which Check answers.
-func (a *Agent) ContentUsage(rawurl string) (e Extension, ok bool) {
-	exts := a.Extensions(KeyContentUsage)
+func (m *Matcher) ContentUsage(rawurl string) (e Extension, ok bool) {
+	exts := m.Extensions(KeyContentUsage)
 	if len(exts) == 0 {
 		return Extension{}, false
 	}
 	var buf [pathBufSize]byte
 	path := pathOf(rawurl, buf[:])
 	var pbuf []byte
-	if a.profile == RFC9309 {
+	if m.profile == RFC9309 {
 		path = string(normalizeRFC(nil, path, false))
 	}
 	best := -1
@@ -52,7 +52,7 @@ func (a *Agent) ContentUsage(rawurl string) (e Extension, ok bool) {
 		var pat string
 		switch {
 		case x.Path == "":
-		case a.profile == RFC9309:
+		case m.profile == RFC9309:
 			pbuf = normalizeRFC(pbuf[:0], x.Path, true)
 			pat = string(pbuf)
 		default:

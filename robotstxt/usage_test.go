@@ -58,7 +58,7 @@ Disallow: /tmp/
 User-agent: other
 Allow: /
 `), robotstxt.Options{Profile: prof})
-		a := f.Agent("examplebot")
+		a := f.Matcher("examplebot")
 		for _, c := range []struct {
 			url  string
 			line int
@@ -73,7 +73,7 @@ Allow: /
 				t.Errorf("%v: ContentUsage(%q) = line %d (%v), want line %d", prof, c.url, e.Line, ok, c.line)
 			}
 		}
-		if e, ok := f.Agent("other").ContentUsage("/"); ok {
+		if e, ok := f.Matcher("other").ContentUsage("/"); ok {
 			t.Errorf("other: ContentUsage = line %d, want none", e.Line)
 		}
 	}
@@ -91,7 +91,7 @@ func TestContentUsageOneLine(t *testing.T) {
 			{"User-agent: *\nContent-Usage: /a/ train-ai=n\n", "https://example.com/a/x", true},
 			{"User-agent: *\nContent-Usage: /a/ train-ai=n\n", "https://example.com/b/x", false},
 		} {
-			a := robotstxt.ParseWith([]byte(c.robots), robotstxt.Options{Profile: prof}).Agent("examplebot")
+			a := robotstxt.ParseWith([]byte(c.robots), robotstxt.Options{Profile: prof}).Matcher("examplebot")
 			e, ok := a.ContentUsage(c.url)
 			if ok != c.ok || ok && e.Line != 2 {
 				t.Errorf("%v: %q: ContentUsage(%q) = line %d (%v), want ok=%v line 2", prof, c.robots, c.url, e.Line, ok, c.ok)
@@ -119,7 +119,7 @@ func TestContentUsageProfiles(t *testing.T) {
 			prof robotstxt.Profile
 			want bool
 		}{{robotstxt.Google, c.google}, {robotstxt.RFC9309, c.rfc}} {
-			a := robotstxt.ParseWith(robots, robotstxt.Options{Profile: p.prof}).Agent("examplebot")
+			a := robotstxt.ParseWith(robots, robotstxt.Options{Profile: p.prof}).Matcher("examplebot")
 			if _, ok := a.ContentUsage(c.url); ok != p.want {
 				t.Errorf("%v: Content-Usage: %s, ContentUsage(%q) ok=%v, want %v", p.prof, c.path, c.url, ok, p.want)
 			}

@@ -89,7 +89,7 @@ func Agree(c *Corpus, answers []Answer, lib Lib, agent string) (Agreement, error
 // counts the queries where the verdict agrees but the line does not.
 func AgreeLines(c *Corpus, answers []Answer, opts robotstxt.Options, agent string) (Agreement, error) {
 	ag := Agreement{Lib: "rep", Agent: agent}
-	agents := map[string]*robotstxt.Agent{}
+	agents := map[string]*robotstxt.Matcher{}
 	bad := map[string]bool{}
 	for _, a := range answers {
 		if a.Agent != agent {
@@ -101,7 +101,7 @@ func AgreeLines(c *Corpus, answers []Answer, opts robotstxt.Options, agent strin
 			if f == nil {
 				return ag, fmt.Errorf("agreement: no corpus file for %s", a.Host)
 			}
-			ra = robotstxt.ParseWith(f.Data, opts).Agent(agent)
+			ra = robotstxt.ParseWith(f.Data, opts).Matcher(agent)
 			agents[a.Host] = ra
 		}
 		ag.Queries++

@@ -39,9 +39,9 @@ func Libs(opts robotstxt.Options) []Lib {
 	return []Lib{
 		{
 			Name: "rep",
-			Note: "Parse once, f.Agent(agent) once, a.Check(full URL)",
+			Note: "Parse once, f.Matcher(agent) once, m.Check(full URL)",
 			Prepare: func(body []byte, agent string) (func(string) bool, error) {
-				a := robotstxt.ParseWith(body, opts).Agent(agent)
+				a := robotstxt.ParseWith(body, opts).Matcher(agent)
 				return func(u string) bool { return a.Check(u).Allowed }, nil
 			},
 		},

@@ -201,12 +201,13 @@ func TestRedisClusterFleet(t *testing.T) {
 		}
 	}
 
-	// Origins nobody can read: a 503 and a closed port.
+	// Origins nobody can read: a 503, and a port that closes every
+	// connection it takes. The port stays held for the whole test: a
+	// closed port could be handed to an origin made later (it was: the
+	// "unreadable" origin then answered with that origin's rules).
 	down := newSite(t, "")
 	down.code.Store(503)
-	gone := newSite(t, "")
-	gone.Close()
-	unread := []string{down.URL, gone.URL}
+	unread := []string{down.URL, hangUpOrigin(t)}
 	// Origins first asked for during the outage, each once.
 	var fresh []*storetest.Origin
 	for range 60 {
@@ -336,4 +337,24 @@ func BenchmarkAllowedFromRedisCluster(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// hangUpOrigin returns the URL of a loopback origin that accepts every
+// connection and closes it at once, unread: a fetch from it fails.
+func hangUpOrigin(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String()
 }

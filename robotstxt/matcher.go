@@ -4,65 +4,141 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// Agent is the view of a File for one crawler: the group it obeys, resolved
-// once. Create it with File.Agent and keep it; Check is the hot path.
-type Agent struct {
-	// The index and the arena are copied here when the Agent is made, so a
-	// check reads the Agent and the index's arrays and nothing else: fewer
+// Matcher is the view of a File for one crawler: the group it obeys,
+// resolved once. Create it with File.Matcher and keep it; Check is the hot
+// path. (It matches a crawler's URLs against its group; the crawler itself
+// is rep's Agent.)
+type Matcher struct {
+	// The index and the arena are copied here when the Matcher is made, so
+	// a check reads the Matcher and the index's arrays and nothing else: fewer
 	// cache lines when a crawler cycles through many sites.
 	ix      index
 	arena   string
 	profile Profile
 	f       *File
 	e       *agentEntry // nil: no group applies
-	m       GroupMatch
+	group   GroupMatch
 }
 
-// Agent resolves the group a crawler obeys. names is a fallback chain of
+// Agent is the former name of Matcher.
+//
+// Deprecated: use Matcher. rep's Agent is the crawler; this is a file's
+// view for it.
+type Agent = Matcher
+
+// Matcher resolves the group a crawler obeys. names is a fallback chain of
 // product tokens, most specific first (e.g. "Googlebot-Image",
 // "Googlebot"): the first one that a group names wins; when none does, the
 // "*" group applies (RFC 9309 §2.2.1). A full User-Agent header may be given
 // in place of a token; it is reduced with ProductToken. Tokens are compared
 // case-insensitively and exactly, never by prefix or substring.
-func (f *File) Agent(names ...string) *Agent { return f.agent(names, true) }
+func (f *File) Matcher(names ...string) *Matcher { return f.matcher(names, true) }
 
-// AgentExplicit is Agent without the "*" fallback, for crawlers documented
-// to ignore the "*" group (Google's AdsBot, for example): when no group
-// names the crawler, no rule applies to it.
-func (f *File) AgentExplicit(names ...string) *Agent { return f.agent(names, false) }
+// MatcherExplicit is Matcher without the "*" fallback, for crawlers
+// documented to ignore the "*" group (Google's AdsBot, for example): when
+// no group names the crawler, no rule applies to it.
+func (f *File) MatcherExplicit(names ...string) *Matcher { return f.matcher(names, false) }
+
+// Agent is Matcher.
+//
+// Deprecated: use File.Matcher.
+func (f *File) Agent(names ...string) *Matcher { return f.Matcher(names...) }
+
+// AgentExplicit is MatcherExplicit.
+//
+// Deprecated: use File.MatcherExplicit.
+func (f *File) AgentExplicit(names ...string) *Matcher { return f.MatcherExplicit(names...) }
 
 // Star is the view of the "*" groups, as obeyed by a crawler that no group
 // names.
-func (f *File) Star() *Agent { return f.agent(nil, true) }
+func (f *File) Star() *Matcher { return f.matcher(nil, true) }
 
-func (f *File) agent(names []string, star bool) *Agent {
-	a := &Agent{f: f}
-	a.resolve(names, star)
-	return a
+func (f *File) matcher(names []string, star bool) *Matcher {
+	m := Matcher{f: f}
+	m.resolve(names, star)
+	if nk, ne := len(m.ix.keys), len(m.ix.ents); nk > 0 && nk <= smallIndex && ne <= smallIndex {
+		s := &smallMatcher{Matcher: m}
+		s.ix.keys = s.keys[:copy(s.keys[:], m.ix.keys):nk]
+		s.ix.ents = s.ents[:copy(s.ents[:], m.ix.ents):ne]
+		s.ownText()
+		return &s.Matcher
+	}
+	return &m
+}
+
+// smallMatcher is a Matcher that holds its index itself when the index is
+// short, as most groups' are: the keys, the rules and, when they fit, the
+// rules' text. A check then reads one object, where it otherwise reads the
+// Matcher, then the keys, then the rules, then their text in the file's
+// arena: each a cache miss of its own, one after the other, when a crawler
+// cycles through more files than the caches hold.
+type smallMatcher struct {
+	Matcher
+	keys [smallIndex]ikey
+	ents [smallIndex]rule
+	text [smallText]byte
+}
+
+const (
+	smallIndex = 8   // the most keys and rules a smallMatcher holds
+	smallText  = 192 // the most bytes of rule text it holds
+)
+
+// ownText copies the rules' patterns into s.text and points the rules and
+// the arena at the copy, when they fit and nothing else reads the rules by
+// their offset in the file's arena: a pattern kept as written in File.raw
+// (keyed by that offset) or the shared wildcard matcher (built over the
+// offsets of whichever Matcher asks first).
+func (s *smallMatcher) ownText() {
+	if s.ix.multi != nil {
+		return
+	}
+	n := 0
+	for i := range s.ix.ents {
+		r := &s.ix.ents[i]
+		if r.flags()&(fRaw|fIndex) != 0 {
+			return
+		}
+		n += int(r.n)
+	}
+	if n > smallText {
+		return
+	}
+	at := uint32(0)
+	for i := range s.ix.ents {
+		r := &s.ix.ents[i]
+		copy(s.text[at:], s.arena[r.off:r.off+uint32(r.n)])
+		r.off = at
+		at += uint32(r.n)
+	}
+	// The array is never written again: the strings made from it (the
+	// patterns a Decision carries) are as immutable as the arena's.
+	s.arena = unsafe.String(&s.text[0], int(at))
 }
 
 // resolve sets the group and, when it has rules, the index.
-func (a *Agent) resolve(names []string, star bool) {
-	f := a.f
-	a.arena, a.profile = f.arena, f.profile
+func (m *Matcher) resolve(names []string, star bool) {
+	f := m.f
+	m.arena, m.profile = f.arena, f.profile
 	for i, n := range names {
 		if e := f.find(ProductToken(n)); e != nil {
-			a.e = e
-			a.m = GroupMatch{Agent: e.token, Via: ViaToken, Lines: f.entLines(e)}
+			m.e = e
+			m.group = GroupMatch{Agent: e.token, Via: ViaToken, Lines: f.entLines(e)}
 			if i > 0 {
-				a.m.Via = ViaFallback
+				m.group.Via = ViaFallback
 			}
 			break
 		}
 	}
-	if a.e == nil && star && f.hasStar {
-		a.e = &f.star
-		a.m = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.entLines(&f.star)}
+	if m.e == nil && star && f.hasStar {
+		m.e = &f.star
+		m.group = GroupMatch{Agent: "*", Via: ViaStar, Lines: f.entLines(&f.star)}
 	}
-	if a.e != nil && a.e.idx != nil {
-		a.ix = *a.e.idx.get(f)
+	if m.e != nil && m.e.idx != nil {
+		m.ix = *m.e.idx.get(f)
 	}
 }
 
@@ -167,17 +243,17 @@ func indexFold(s, sub string) int {
 }
 
 // Group returns the group this agent obeys and why it was chosen.
-func (a *Agent) Group() GroupMatch { return a.m }
+func (m *Matcher) Group() GroupMatch { return m.group }
 
 // Rules returns the rules in force for this agent: the rules of every group
 // merged into its group, in file order.
-func (a *Agent) Rules() []Rule {
-	if a.e == nil {
+func (m *Matcher) Rules() []Rule {
+	if m.e == nil {
 		return nil
 	}
 	var rs []Rule
-	for _, g := range a.f.entGroups(a.e) {
-		rs = a.f.appendRules(rs, g)
+	for _, g := range m.f.entGroups(m.e) {
+		rs = m.f.appendRules(rs, g)
 	}
 	return rs
 }
@@ -203,26 +279,26 @@ func (f *File) appendRules(rs []Rule, g int) []Rule {
 // normalisation: Google's profile expects the caller to send it
 // %-encoded, as a crawler requests it. Check does not allocate when the
 // path is at most 2 KiB.
-func (a *Agent) Check(rawurl string) (d Decision) {
+func (m *Matcher) Check(rawurl string) (d Decision) {
 	// decide fills the result in place: a Decision is about 100 bytes, and
 	// the hot path should not copy it from one frame to the next.
-	if p, ok := pathFast(rawurl); ok && a.profile == Google {
-		a.decide(&d, p)
+	if p, ok := pathFast(rawurl); ok && m.profile == Google {
+		m.decide(&d, p)
 		return d
 	}
-	a.checkSlow(&d, rawurl)
+	m.checkSlow(&d, rawurl)
 	return d
 }
 
 // checkSlow is Check for paths that must be rewritten; the buffer lives
 // here so the common path does not pay for clearing it.
-func (a *Agent) checkSlow(d *Decision, rawurl string) {
+func (m *Matcher) checkSlow(d *Decision, rawurl string) {
 	var buf [2 * pathBufSize]byte
 	path := pathOf(rawurl, buf[:pathBufSize])
-	if a.profile == RFC9309 && !isRobotsTxt(path) {
+	if m.profile == RFC9309 && !isRobotsTxt(path) {
 		path = bytesString(normalizeRFC(buf[pathBufSize:pathBufSize], path, false))
 	}
-	a.decide(d, path)
+	m.decide(d, path)
 }
 
 func isRobotsTxt(path string) bool {
@@ -234,25 +310,25 @@ func isRobotsTxt(path string) bool {
 // Allowed is Check(rawurl).Allowed, for a crawler that needs only the
 // verdict: it finds the same rule but builds no Decision (no pattern, no
 // group), which makes it the cheaper of the two.
-func (a *Agent) Allowed(rawurl string) bool {
-	if p, ok := pathFast(rawurl); ok && a.profile == Google {
-		return a.allowed(p)
+func (m *Matcher) Allowed(rawurl string) bool {
+	if p, ok := pathFast(rawurl); ok && m.profile == Google {
+		return m.allowed(p)
 	}
 	var d Decision
-	a.checkSlow(&d, rawurl)
+	m.checkSlow(&d, rawurl)
 	return d.Allowed
 }
 
 // allowed is decide's verdict without the Decision.
-func (a *Agent) allowed(path string) bool { return isRobotsTxt(path) || allows(a.match(path)) }
+func (m *Matcher) allowed(path string) bool { return isRobotsTxt(path) || allows(m.match(path)) }
 
 // match returns the deciding rule for a path (already normalised for the
 // profile), or nil.
-func (a *Agent) match(path string) *rule {
-	if len(a.ix.keys) == 0 {
+func (m *Matcher) match(path string) *rule {
+	if len(m.ix.keys) == 0 {
 		return nil
 	}
-	return a.ix.lookup(a.arena, path)
+	return m.ix.lookup(m.arena, path)
 }
 
 // allows is the verdict of the deciding rule r: no rule, an empty rule (RFC
@@ -262,20 +338,20 @@ func allows(r *rule) bool { return r == nil || r.n == 0 || r.flags()&fAllow != 0
 
 // decide matches a path (already normalised for the profile) into d,
 // which is the zero Decision.
-func (a *Agent) decide(d *Decision, path string) {
-	d.Allowed, d.Group = true, a.m
+func (m *Matcher) decide(d *Decision, path string) {
+	d.Allowed, d.Group = true, m.group
 	if isRobotsTxt(path) {
 		d.Reason = RobotsTxt
 		return
 	}
-	r := a.match(path)
+	r := m.match(path)
 	if r == nil {
 		return
 	}
-	// The Agent's copy of the arena: the File is read only for the rare
+	// The Matcher's copy of the arena: the File is read only for the rare
 	// pattern written differently, one cache line less per check when a
 	// crawler cycles through many files.
-	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: r.pattern(a.arena, a.f)}
+	d.Rule = Rule{Allow: r.flags()&fAllow != 0, Line: int(r.line()), Pattern: r.pattern(m.arena, m.f)}
 	d.Allowed = allows(r)
 	switch {
 	case r.n == 0:
@@ -288,7 +364,7 @@ func (a *Agent) decide(d *Decision, path string) {
 }
 
 // pattern returns the rule's pattern as written: in arena (f's, or an
-// Agent's copy of it), or in f.raw when it was rewritten.
+// Matcher's copy of it), or in f.raw when it was rewritten.
 func (r *rule) pattern(arena string, f *File) string {
 	if r.flags()&(fRaw|fIndex) != 0 {
 		return f.raw[r.off]
@@ -296,12 +372,12 @@ func (r *rule) pattern(arena string, f *File) string {
 	return arena[r.off : r.off+uint32(r.n)]
 }
 
-// Check is f.Agent(agent).Check(rawurl) without building an Agent: it
-// resolves the group on every call. Keep an Agent for repeated checks.
+// Check is f.Matcher(agent).Check(rawurl) without building a Matcher: it
+// resolves the group on every call. Keep a Matcher for repeated checks.
 func (f *File) Check(agent, rawurl string) Decision {
-	a := Agent{f: f}
-	a.resolve([]string{agent}, true)
-	return a.Check(rawurl)
+	m := Matcher{f: f}
+	m.resolve([]string{agent}, true)
+	return m.Check(rawurl)
 }
 
 func firstInvalidUTF8(data []byte, from int) (line, col int) {
