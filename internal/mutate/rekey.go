@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -58,10 +59,8 @@ func rekey(path string, w io.Writer) (lost int, err error) {
 		for _, id := range stale[file] {
 			todo[id] = true
 		}
-		if src[file] != nil {
-			if err := rekeyFile(file, src[file], now[file], todo, changed); err != nil {
-				return 0, err
-			}
+		if err := rekeyFile(file, src[file], now[file], todo, changed); err != nil {
+			return 0, err
 		}
 		for _, id := range stale[file] {
 			if todo[id] {
@@ -84,8 +83,13 @@ func rekey(path string, w io.Writer) (lost int, err error) {
 
 // rekeyFile maps the IDs in todo (stale IDs of file) to today's, walking
 // the file's history back from the newest commit; it deletes from todo
-// the IDs it maps.
+// the IDs it maps. cur is today's file (nil when it is gone) and now its
+// mutants. A mutant not found in today's file is looked for in the other
+// files of its package, for code moved between files: it is taken when
+// exactly one mutant there has its change, its line of code and its place
+// in that line.
 func rekeyFile(file string, cur []byte, now []mutant, todo map[string]bool, changed map[string]string) error {
+	var others []sibling // the package's other files, read on first need
 	out, err := exec.Command("git", "log", "--format=%H", "--", file).Output()
 	if err != nil {
 		return fmt.Errorf("git log %s: %v", file, err)
@@ -115,15 +119,83 @@ func rekeyFile(file string, cur []byte, now []mutant, todo map[string]bool, chan
 		pairs := align(then, now)
 		oldLines := strings.Split(string(old), "\n")
 		for id, i := range index {
-			j, ok := pairs[i]
-			if !ok || strings.TrimSpace(oldLines[then[i].line-1]) != strings.TrimSpace(curLines[now[j].line-1]) {
+			if j, ok := pairs[i]; ok && strings.TrimSpace(oldLines[then[i].line-1]) == strings.TrimSpace(curLines[now[j].line-1]) {
+				changed[id] = now[j].id()
+				delete(todo, id)
 				continue
 			}
-			changed[id] = now[j].id()
-			delete(todo, id)
+			if others == nil {
+				if others, err = siblings(file); err != nil {
+					return err
+				}
+			}
+			if m, ok := findMoved(then[i], oldLines, others); ok {
+				changed[id] = m.id()
+				delete(todo, id)
+			}
 		}
 	}
 	return nil
+}
+
+// sibling is a Go file of a package, with its lines and mutants.
+type sibling struct {
+	lines []string
+	ms    []mutant
+}
+
+// siblings reads the non-test Go files of file's directory as they are
+// today (file itself included, when it is still there).
+func siblings(file string) ([]sibling, error) {
+	paths, err := filepath.Glob(filepath.Join(filepath.Dir(file), "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	out := []sibling{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		ms, err := mutantsOf(filepath.ToSlash(p), b)
+		if err != nil {
+			continue
+		}
+		out = append(out, sibling{strings.Split(string(b), "\n"), ms})
+	}
+	return out, nil
+}
+
+// findMoved returns the one mutant of the siblings with m's change on the
+// same line of code (spaces around it aside), at the same place in it.
+func findMoved(m mutant, lines []string, sibs []sibling) (mutant, bool) {
+	text, at := lineAt(lines, m)
+	var found []mutant
+	for _, s := range sibs {
+		for _, c := range s.ms {
+			if c.op != m.op || lineRef.ReplaceAllString(c.desc, "") != lineRef.ReplaceAllString(m.desc, "") {
+				continue
+			}
+			if t, a := lineAt(s.lines, c); t == text && a == at {
+				found = append(found, c)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return mutant{}, false
+	}
+	return found[0], true
+}
+
+// lineAt is m's line of code without its indentation and trailing space,
+// and m's column in it.
+func lineAt(lines []string, m mutant) (string, int) {
+	l := lines[m.line-1]
+	indent := len(l) - len(strings.TrimLeft(l, " \t"))
+	return strings.TrimSpace(l), m.col - 1 - indent
 }
 
 // lineRef is the line number a description may hold ("case body of case
