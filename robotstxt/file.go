@@ -51,8 +51,9 @@ const MaxRemembered = 64
 // pointer to follow), the rest in a map.
 type fileMemo struct {
 	slots [memoSlots]memoSlot
-	m     sync.Map
-	n     atomic.Int32
+	m     sync.Map   // read without a lock
+	mu    sync.Mutex // serialises stores into m, so the bound is exact
+	n     int        // keys in m; guarded by mu
 }
 
 // memoSlots is how many keys a File holds inline: a crawler, or the few
@@ -125,15 +126,20 @@ func (f *File) Remember(key, v any) any {
 	if a, ok := f.memo.m.Load(key); ok {
 		return a
 	}
-	if f.memo.n.Add(1) > MaxRemembered-memoSlots { // a place is taken before the store: a strict bound
-		f.memo.n.Add(-1)
+	// The slow path runs once per key and file. Under the lock, two
+	// goroutines storing the same key cannot both count it, so the bound
+	// is exact: MaxRemembered keys are kept whatever the interleaving.
+	f.memo.mu.Lock()
+	defer f.memo.mu.Unlock()
+	if a, ok := f.memo.m.Load(key); ok {
+		return a
+	}
+	if f.memo.n >= MaxRemembered-memoSlots {
 		return v
 	}
-	actual, loaded := f.memo.m.LoadOrStore(key, v)
-	if loaded {
-		f.memo.n.Add(-1)
-	}
-	return actual
+	f.memo.m.Store(key, v)
+	f.memo.n++
+	return v
 }
 
 // Profile returns the profile the file was parsed with.
