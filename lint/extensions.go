@@ -116,7 +116,7 @@ func (l *linter) bingCrawlDelay() {
 		return
 	}
 	for _, tok := range []string{"bingbot", "msnbot"} {
-		b := l.f.AgentExplicit(tok)
+		b := l.f.MatcherExplicit(tok)
 		if b.Group().Via == robotstxt.ViaNone {
 			continue
 		}

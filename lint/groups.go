@@ -9,7 +9,7 @@ import (
 
 // entry is one set of merged groups: the rules some crawlers obey.
 type entry struct {
-	agent  *robotstxt.Agent
+	agent  *robotstxt.Matcher
 	tokens []string
 	star   bool
 	rules  []robotstxt.Rule
@@ -28,7 +28,7 @@ func (l *linter) entries() []entry {
 			groupOf[n] = i
 		}
 	}
-	add := func(a *robotstxt.Agent, tok string, star bool) {
+	add := func(a *robotstxt.Matcher, tok string, star bool) {
 		m := a.Group()
 		if m.Via == robotstxt.ViaNone {
 			return
@@ -85,7 +85,7 @@ func (l *linter) entries() []entry {
 		if !ok || t == "" {
 			continue // only cut values name it: no crawler has this token
 		}
-		add(l.f.AgentExplicit(t), w, false)
+		add(l.f.MatcherExplicit(t), w, false)
 	}
 	return out
 }

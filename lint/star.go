@@ -181,7 +181,7 @@ func (l *linter) heirs(c *crawlers.Crawler) []string {
 		if o.Retired || !slices.ContainsFunc(o.RobotsFallback, func(t string) bool { return strings.EqualFold(t, c.Name) }) {
 			continue
 		}
-		if l.f.AgentExplicit(o.Tokens...).Group().Via == robotstxt.ViaNone {
+		if l.f.MatcherExplicit(o.Tokens...).Group().Via == robotstxt.ViaNone {
 			out = append(out, o.Name)
 		}
 	}
