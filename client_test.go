@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -427,6 +428,14 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	b.Run("bare", func(b *testing.B) {
 		run(b, &http.Client{Transport: transport()})
 	})
+	if base == nil {
+		// The bare client over the guarded transport the crawler's own
+		// client uses (the address check at connect time, the timeouts,
+		// the User-Agent, a capped body): a second baseline.
+		b.Run("netguard", func(b *testing.B) {
+			run(b, &http.Client{Transport: netguard.NewTransport(netguard.Options{AllowPrivate: true, UserAgent: "ExampleBot/1.0"})})
+		})
+	}
 	c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
 		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: transport()}}))
 	if _, err := c.Check(ctx, u); err != nil { // warm robots.txt cache
@@ -438,4 +447,10 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	b.Run("rep-headers-only", func(b *testing.B) {
 		run(b, &http.Client{Transport: &rep.Transport{Crawler: c, Base: transport(), PagePrefix: -1}})
 	})
+	if base == nil {
+		// rep-headers-only over the crawler's own (netguard) transport.
+		b.Run("rep-headers-only-netguard", func(b *testing.B) {
+			run(b, &http.Client{Transport: &rep.Transport{Crawler: c, PagePrefix: -1}})
+		})
+	}
 }
