@@ -172,7 +172,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Body == nil {
 		resp.Body = http.NoBody
 	}
-	var page io.Reader     // the body, read for the verdict
+	var page io.Reader       // the body, read for the verdict
 	var prefix *bytes.Buffer // what of it was read (nil: nothing)
 	limit := t.PagePrefix
 	if limit == 0 {
