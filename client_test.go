@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotsmeta"
 )
 
 // site is a loopback site that records what it was asked.
@@ -453,4 +455,64 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 			run(b, &http.Client{Transport: &rep.Transport{Crawler: c, PagePrefix: -1}})
 		})
 	}
+}
+
+// TestCheckPageHeaders: the page verdict reads the headers as
+// robotsmeta.Evaluate does, whichever headers a response carries (the
+// client passes robotsmeta only the Content-Type when every other header
+// is a plain one), with and without a body.
+func TestCheckPageHeaders(t *testing.T) {
+	rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+	})}
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	c, err := rep.New("ExampleBot/1.0", fast, rep.WithFetchOptions(robotsfetch.Options{
+		Client: &http.Client{Transport: rt}, Now: func() time.Time { return now }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = `<html><head><meta name="robots" content="nofollow"></head><body><a href="/a">a</a></body></html>`
+	plain := http.Header{"Date": {"Sat, 28 Nov 2026 10:00:00 GMT"}, "Content-Length": {"97"}, "Server": {"x"}}
+	for _, tt := range []struct {
+		name string
+		h    http.Header
+	}{
+		{"none", http.Header{}},
+		{"plain", plain},
+		{"plain+html", with(plain, "Content-Type", "text/html")},
+		{"plain+text", with(plain, "Content-Type", "text/plain")},
+		{"lower-case content-type", with(plain, "content-type", "text/plain")},
+		{"x-robots-tag", with(plain, "X-Robots-Tag", "noindex")},
+		{"x-robots-tag lower case", with(plain, "x-robots-tag", "noindex, nosnippet")},
+		{"robots-tag", with(plain, "Robots-Tag", "noindex")},
+		{"tdm", with(with(plain, "Tdm-Reservation", "1"), "Tdm-Policy", "https://example.com/p")},
+		{"content-usage", with(plain, "Content-Usage", "train-ai=n")},
+		{"unknown header", with(plain, "X-Other", "noindex")},
+	} {
+		for _, body := range []bool{false, true} {
+			var r io.Reader
+			var want io.Reader
+			if body {
+				r, want = strings.NewReader(page), strings.NewReader(page)
+			}
+			v, err := c.CheckPage(context.Background(), "http://www.example.com/p", tt.h, r)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			pol, err := robotsmeta.Evaluate(tt.h, want, strings.ToLower(c.Agent().Token()), c.Agent().MetaProfile(), now, robotsmeta.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v.Policy, pol) {
+				t.Errorf("%s (body %v): policy\n%+v\nwant\n%+v", tt.name, body, v.Policy, pol)
+			}
+		}
+	}
+}
+
+// with returns a copy of h with name: value added.
+func with(h http.Header, name, value string) http.Header {
+	out := h.Clone()
+	out[name] = append(out[name], value)
+	return out
 }
