@@ -8,7 +8,7 @@
 #   go test -c -o after.test .   (the branch)
 #   go test -c -o before.test .  (the code before, with these _test.go files)
 out=${OUT:-.}
-cases='BenchmarkClient$/bare$ BenchmarkClient$/netguard$ BenchmarkClient$/rep-headers-only$ BenchmarkClient$/rep-headers-only-netguard$ BenchmarkClient$/rep$ BenchmarkClientInMemory$/bare$ BenchmarkClientInMemory$/rep-headers-only$ BenchmarkClientInMemory$/rep$'
+cases='BenchmarkClient$/^bare$ BenchmarkClient$/^netguard$ BenchmarkClient$/^rep-headers-only$ BenchmarkClient$/^rep-headers-only-netguard$ BenchmarkClient$/^rep$ BenchmarkClientInMemory$/^bare$ BenchmarkClientInMemory$/^rep-headers-only$ BenchmarkClientInMemory$/^rep$'
 run() { ${1} -test.run '^$' -test.bench "$2" -test.benchmem -test.count 1 -test.benchtime 1s | grep '^Benchmark'; }
 { echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "go: $(go version)"; echo "cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs"; echo "load before: $(uptime)"; } > $out/client-machine.txt
 : > $out/client-after.txt; : > $out/client-before.txt
