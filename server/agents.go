@@ -11,6 +11,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/notes"
 )
 
 // errNoAgent answers a request whose agent field is missing or blank.
@@ -91,27 +92,41 @@ type agentKey struct {
 // resolved per request.
 const maxCachedAgents = 1024
 
-// agentCache keeps resolved agents, so that a warm /api/allowed neither
-// resolves the agent again nor resolves its group in a file it has seen
-// (an Agent remembers its group per file: rep.Agent.Group).
+// agentCache keeps resolved agents with their notes, so that a warm
+// /api/allowed neither resolves the agent again, nor resolves its group in
+// a file it has seen (an Agent remembers its group per file:
+// rep.Agent.Group), nor works out its notes again.
 type agentCache struct {
-	m sync.Map // agentKey -> *rep.Agent
+	m sync.Map // agentKey -> toldAgent
 	n atomic.Int32
 }
 
-// agent is newAgent, remembered for the names asked before.
-func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, error) {
+// toldAgent is a resolved agent and the Teller of its notes.
+type toldAgent struct {
+	a    *rep.Agent
+	tell *notes.Teller
+}
+
+// agent is newAgent, remembered for the names asked before, with the
+// Teller of the agent's notes.
+func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, *notes.Teller, error) {
 	k := agentKey{name, profile, parserOnly}
-	if a, ok := c.m.Load(k); ok {
-		return a.(*rep.Agent), nil
+	if v, ok := c.m.Load(k); ok {
+		ta := v.(toldAgent)
+		return ta.a, ta.tell, nil
 	}
 	a, err := newAgent(name, profile, parserOnly)
-	if err != nil || c.n.Load() >= maxCachedAgents {
-		return a, err
+	if err != nil {
+		return nil, nil, err
 	}
-	if prev, loaded := c.m.LoadOrStore(k, a); loaded {
-		return prev.(*rep.Agent), nil
+	ta := toldAgent{a, notes.NewTeller(a)}
+	if c.n.Load() >= maxCachedAgents {
+		return ta.a, ta.tell, nil
+	}
+	if prev, loaded := c.m.LoadOrStore(k, ta); loaded {
+		ta = prev.(toldAgent)
+		return ta.a, ta.tell, nil
 	}
 	c.n.Add(1)
-	return a, nil
+	return ta.a, ta.tell, nil
 }

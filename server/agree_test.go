@@ -17,7 +17,8 @@ import (
 // TestAgreesWithLibrary runs each case through the library (rep.NewAgent,
 // Agent.Decide: what rep check answers), /api/check with the file inline
 // and /api/allowed with the file served by a loopback origin, and asserts
-// one verdict, one deciding line, one group and the same notes everywhere.
+// one verdict, one deciding line, one group and the same notes everywhere:
+// those that apply to the answer (internal/notes), as rep check prints.
 func TestAgreesWithLibrary(t *testing.T) {
 	const (
 		star      = "User-agent: *\nDisallow: /private\n"
@@ -84,7 +85,10 @@ func TestAgreesWithLibrary(t *testing.T) {
 				t.Fatal(err)
 			}
 			lib := a.Decide(robotstxt.ParseWith([]byte(tt.robots), a.ParseOptions()), tt.path)
-			raw, _ := json.Marshal(lib)
+			// Every door's JSON gives the notes that apply to the answer
+			// (internal/notes), as its text does: not every note of
+			// a.Notes.
+			raw, _ := json.Marshal(notes.NewTeller(a).JSON(lib))
 			var want map[string]any
 			json.Unmarshal(raw, &want)
 			if lib.Allowed != tt.allowed || lib.Rule.Line != tt.line || lib.Group.Agent != tt.group || want["via"] != tt.via || a.Engine.String() != tt.engine {

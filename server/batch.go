@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
@@ -41,7 +42,10 @@ type batchRequest struct {
 // a verdict, or the error that kept it from one, with the status a request
 // for it alone would have answered.
 type batchItem struct {
-	d      rep.Decision
+	d rep.Decision
+	// tell gives the verdict's notes: those that apply to it, as in
+	// every door (internal/notes), not all of d.Agent.Notes.
+	tell   *notes.Teller
 	err    error
 	status int
 	msg    string
@@ -66,7 +70,7 @@ func (it *batchItem) appendJSON(b []byte) []byte {
 	var j []byte
 	var err error
 	if it.err == nil {
-		j, err = json.Marshal(it.d)
+		j, err = json.Marshal(it.tell.JSON(it.d))
 	} else {
 		e := batchError{DecisionJSON: it.d.JSON(), Error: it.msg, Status: it.status}
 		e.Reason, e.Notes = "", nil // no verdict: nothing decided, nothing to note
@@ -112,12 +116,14 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		parserOnly    bool
 	}
 	type agentRes struct {
-		a   *rep.Agent
-		err error
+		a    *rep.Agent
+		tell *notes.Teller
+		err  error
 	}
 	agents := map[agentKey]agentRes{}
 	items := make([]batchItem, len(req.Queries))
 	resolved := make([]*rep.Agent, len(req.Queries))
+	tellers := make([]*notes.Teller, len(req.Queries))
 	jobs := map[string]*batchJob{}
 	var order []*batchJob
 	jobOf := make([]*batchJob, len(req.Queries))
@@ -135,6 +141,9 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		ar, ok := agents[k]
 		if !ok {
 			ar.a, ar.err = newAgent(k.name, k.profile, k.parserOnly)
+			if ar.err == nil {
+				ar.tell = notes.NewTeller(ar.a)
+			}
 			agents[k] = ar
 		}
 		if ar.err != nil {
@@ -142,7 +151,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			items[i] = batchItem{d: rep.Decision{URL: q.URL, Agent: &rep.Agent{Name: k.name}}, err: ar.err, status: http.StatusBadRequest, msg: ar.err.Error()}
 			continue
 		}
-		resolved[i] = ar.a
+		resolved[i], tellers[i] = ar.a, ar.tell
 		if err := s.fetchable(q.URL); err != nil {
 			s.metrics.answer(answerBatch, false, err)
 			status, msg := fetchStatus(q.URL, err)
@@ -179,7 +188,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			}
 			go func() {
 				defer func() { <-sem; close(j.done) }()
-				s.runBatchJob(ctx, client, j, req.Queries, resolved, items)
+				s.runBatchJob(ctx, client, j, req.Queries, resolved, tellers, items)
 			}()
 		}
 	}()
@@ -245,7 +254,7 @@ type batchJob struct {
 
 // runBatchJob answers one origin's queries. When the first needs a fetch
 // the limits refuse, the rest share the refusal rather than spend tokens.
-func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, items []batchItem) {
+func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, tellers []*notes.Teller, items []batchItem) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	var stop error
@@ -265,6 +274,6 @@ func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob
 			items[i] = batchItem{d: rep.Decision{URL: u, Agent: a}, err: err, status: status, msg: msg}
 			continue
 		}
-		items[i] = batchItem{d: d}
+		items[i] = batchItem{d: d, tell: tellers[i]}
 	}
 }

@@ -109,7 +109,7 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		w := httptest.NewRecorder()
-		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/check", strings.NewReader(body)))
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "http://127.0.0.1/api/check", strings.NewReader(body)))
 		if w.Code != 200 {
 			b.Fatal(w.Code, w.Body)
 		}

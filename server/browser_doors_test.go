@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -38,6 +37,15 @@ func TestBrowserDoors(t *testing.T) {
 	defer planted.Close()
 	o := newOrigin(t, site)
 	down := newOrigin(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
+	// A site where nothing answers: its port closed.
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+	// A correct setup (AI crawlers and a control token refused on
+	// purpose) and a mistake (a noindex behind a Disallow for search
+	// crawlers).
+	aiBlocked := adviceSite(t, "User-agent: GPTBot\nUser-agent: CCBot\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: *\nDisallow:\n\nSitemap: $SITE/sitemap.xml\n")
+	noindexBehind := adviceSite(t, "User-agent: *\nDisallow: /private/\n\nSitemap: $SITE/sitemap.xml\n")
 	l := &loopbackOnly{}
 	s, err := newServer(Config{RatePerSecond: -1, OriginRate: -1}, l.check)
 	if err != nil {
@@ -80,7 +88,7 @@ func TestBrowserDoors(t *testing.T) {
 				chromedp.WaitVisible(chromedp.ID("site-url")),
 				chromedp.SetValue(chromedp.ID("site-url"), planted.URL+"/"),
 				chromedp.Click(chromedp.ID("site-go")),
-				waitCrawl(`document.getElementById('site-count').textContent.startsWith('Done')`),
+				waitJS(`document.getElementById('site-count').textContent.startsWith('Done')`),
 				waitJS(`document.querySelectorAll('#site-codes details').length > 0`),
 			)
 			n := evalJS[int](t, ctx, `document.querySelectorAll('#site-findings tbody tr').length`)
@@ -126,6 +134,113 @@ func TestBrowserDoors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			con.check(t, cancel)
+		})
+
+		t.Run("page tab advice and names "+w.name, func(t *testing.T) {
+			ctx, cancel, con := tab(t, bctx)
+			// A correct setup: nothing is flagged; each crawler that keeps
+			// no index is told what its refusal means.
+			run(t, ctx,
+				viewport,
+				chromedp.Navigate(ts.URL+"/#tab=page"),
+				chromedp.WaitVisible(chromedp.ID("page-url")),
+				chromedp.SetValue(chromedp.ID("page-agents"), "Googlebot, GPTBot, Google-Extended, Googlebto"),
+				chromedp.SetValue(chromedp.ID("page-url"), aiBlocked.URL+"/news"),
+				chromedp.Click(chromedp.ID("page-go")),
+				waitJS(`document.querySelectorAll('#page-summary li').length === 4`),
+			)
+			if evalJS[bool](t, ctx, `document.getElementById('page-blocked') !== null || document.querySelector('#page-summary li.no') !== null`) {
+				t.Errorf("a correct setup is flagged: %q", text(t, ctx, "#page-out"))
+			}
+			lines := evalJS[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#page-summary li')].map(l => [l.dataset.agent, l.className + ' ' + l.textContent]))`)
+			for agent, want := range map[string]string{
+				"Googlebot":       "yes ✓ Googlebot: indexable",
+				"GPTBot":          "fact GPTBot: may not fetch it, so it may not use it for AI training",
+				"Google-Extended": "fact Google-Extended: may not use it",
+				"Googlebto":       "yes ✓ Googlebto: indexable",
+			} {
+				if !strings.HasPrefix(lines[agent], want) {
+					t.Errorf("%s: %q, want it to start %q", agent, lines[agent], want)
+				}
+			}
+			// A misspelt name: said once, above, one click from the fix.
+			if got := text(t, ctx, "#page-did-you-mean"); !strings.Contains(got, "Unknown crawler “Googlebto” — did you mean Googlebot?") {
+				t.Errorf("did you mean %q", got)
+			}
+			if n := evalJS[int](t, ctx, `[...document.querySelectorAll('#page-table .note')].filter(n => n.textContent.includes('did you mean')).length`); n != 0 {
+				t.Errorf("the misspelt name is told %d more times in the table", n)
+			}
+			// The directive table scrolls inside its box (see TestBrowser's
+			// phone width); nothing else does.
+			noSideways(t, ctx, "#page-out > :not(.table-wrap)", "#page-summary li, #page-did-you-mean")
+			writeShot(t, ctx, "page-names-"+w.name, "#page-out")
+			run(t, ctx,
+				chromedp.Click(chromedp.CSS(`#page-did-you-mean button[data-name="Googlebot"]`)),
+				waitJS(`document.getElementById('page-agents').value === 'Googlebot, GPTBot, Google-Extended' && document.getElementById('page-did-you-mean') === null && document.querySelectorAll('#page-summary li').length === 3`),
+			)
+			// A mistake: the search crawler never reads the noindex; the
+			// training crawler refused too is not a problem.
+			run(t, ctx,
+				chromedp.SetValue(chromedp.ID("page-agents"), "Googlebot, GPTBot"),
+				chromedp.SetValue(chromedp.ID("page-url"), noindexBehind.URL+"/private/old"),
+				chromedp.Click(chromedp.ID("page-go")),
+				waitJS(`document.getElementById('page-blocked') !== null && document.querySelectorAll('#page-summary li').length === 2`),
+			)
+			if got := text(t, ctx, "#page-blocked"); !strings.Contains(got, "Googlebot") || strings.Contains(got, "GPTBot") {
+				t.Errorf("blocked warning %q: want Googlebot only", got)
+			}
+			assertClasses(t, ctx, map[string][]string{`#page-summary li[data-agent="Googlebot"]`: {"no"}, `#page-summary li[data-agent="GPTBot"]`: {"fact"}})
+			noSideways(t, ctx, "#page-out > :not(.table-wrap)", "#page-summary li, #page-blocked")
+			con.check(t, cancel)
+		})
+
+		t.Run("site tab of a dead or refused site "+w.name, func(t *testing.T) {
+			ctx, cancel, con := tab(t, bctx)
+			run(t, ctx,
+				viewport,
+				chromedp.Navigate(ts.URL+"/#tab=site"),
+				chromedp.WaitVisible(chromedp.ID("site-url")),
+				chromedp.SetValue(chromedp.ID("site-agents"), "Googlebto, GPTBot"),
+				chromedp.SetValue(chromedp.ID("site-url"), deadURL+"/"),
+				chromedp.Click(chromedp.ID("site-go")),
+				waitJS(`!document.getElementById('site-error').hidden && !document.getElementById('site-go').disabled`),
+			)
+			got := text(t, ctx, "#site-error")
+			if !strings.Contains(got, "The site could not be read") || !strings.Contains(got, "connection refused") || !strings.Contains(got, "not one whose robots.txt disallows anything") {
+				t.Errorf("dead site: %q, want the cause and that nothing is disallowed", got)
+			}
+			if cause := evalJS[string](t, ctx, `document.getElementById('site-error').dataset.cause`); cause != "connection-refused" {
+				t.Errorf("cause %q", cause)
+			}
+			if evalJS[bool](t, ctx, `!document.getElementById('site-progress').hidden && document.getElementById('site-count').textContent.startsWith('Done')`) {
+				t.Errorf("a dead site reported done: %q", text(t, ctx, "#site-count"))
+			}
+			if evalJS[bool](t, ctx, `!document.getElementById('site-out').hidden`) {
+				t.Error("results are shown for a site nothing of which was read")
+			}
+			if got := text(t, ctx, "#site-names"); !strings.Contains(got, "Unknown crawler “Googlebto” — did you mean Googlebot?") || strings.Contains(got, "GPTBot") {
+				t.Errorf("names %q", got)
+			}
+			noSideways(t, ctx, "#panel-site", "#site-error, #site-names")
+			writeShot(t, ctx, "site-dead-"+w.name, "#panel-site")
+			// A refused address: before anything is fetched, with the flag
+			// that allows it; the name fixed in one click.
+			run(t, ctx,
+				chromedp.Click(chromedp.CSS(`#site-names button[data-name="Googlebot"]`)),
+				waitJS(`document.getElementById('site-agents').value === 'Googlebot, GPTBot'`),
+				chromedp.SetValue(chromedp.ID("site-url"), "http://10.0.0.1/"),
+				chromedp.Click(chromedp.ID("site-go")),
+				waitJS(`document.getElementById('site-error').textContent.includes('10.0.0.1') && !document.getElementById('site-go').disabled`),
+			)
+			if got := text(t, ctx, "#site-error"); !strings.Contains(got, "10.0.0.1 is a private address") || !strings.Contains(got, "-allow-private") {
+				t.Errorf("refused site: %q", got)
+			}
+			if evalJS[bool](t, ctx, `!document.getElementById('site-names').hidden`) {
+				t.Errorf("names still shown: %q", text(t, ctx, "#site-names"))
+			}
+			noSideways(t, ctx, "#panel-site", "#site-error")
+			con.expect("status of 403")
 			con.check(t, cancel)
 		})
 
@@ -231,20 +346,6 @@ func TestBrowserDoors(t *testing.T) {
 		)
 		con.check(t, cancel)
 	})
-}
-
-// waitCrawl is waitJS with a 2-minute guard against a hang: the planted
-// site's crawl reads a 50 MB sitemap, which under -race on a shared
-// machine takes longer than waitJS's 20 s. (browsertest.Wait, when it
-// lands, is this wait.)
-func waitCrawl(cond string) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(2*time.Minute))(ctx, t)
-		if err != nil {
-			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", cond, err)
-		}
-		return chromedp.Void{}, nil
-	}
 }
 
 func jsString(s string) string { return fmt.Sprintf("%q", s) }

@@ -314,8 +314,10 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := text(t, ctx, "#page-blocked"); !strings.Contains(got, "GPTBot") || strings.Contains(got, "Googlebot") {
-			t.Errorf("blocked warning %q: want GPTBot only", got)
+		// GPTBot, an AI training crawler blocked on purpose, draws no
+		// warning: its line says what the refusal means for it.
+		if evalJS[bool](t, ctx, `document.getElementById('page-blocked') !== null`) {
+			t.Errorf("blocked warning %q: want none, for GPTBot keeps no index", text(t, ctx, "#page-blocked"))
 		}
 		if got := text(t, ctx, `#page-table td[data-agent="bingbot"][data-field="archive"]`); !strings.Contains(got, "no") || !strings.Contains(got, "X-Robots-Tag") {
 			t.Errorf("bingbot archive cell %q: want no, from the X-Robots-Tag header", got)
@@ -848,9 +850,10 @@ func TestBrowser(t *testing.T) {
 		if len(lines) != 8 {
 			t.Errorf("%d summary lines, want one per crawler (8)", len(lines))
 		}
-		if got := lines["GPTBot"]; !strings.HasPrefix(got, "false") || !strings.Contains(got, "robots.txt blocks it (line 5: Disallow: /)") {
+		if got := lines["GPTBot"]; !strings.HasPrefix(got, "undefined GPTBot: may not fetch it, so it may not use it for AI training") || !strings.Contains(got, "robots.txt line 5: Disallow: /") {
 			t.Errorf("GPTBot: %q", got)
 		}
+		assertClasses(t, ctx, map[string][]string{`#page-summary li[data-agent="GPTBot"]`: {"fact"}})
 		if got := lines["Googlebot"]; !strings.HasPrefix(got, "true") || !strings.Contains(got, "max-snippet") {
 			t.Errorf("Googlebot: %q", got)
 		}
@@ -1069,8 +1072,8 @@ func TestBrowser(t *testing.T) {
 		if evalJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
 			t.Errorf("the Page tab scrolls sideways at 390 px: %v px wide", evalJS[float64](t, ctx, `document.documentElement.scrollWidth`))
 		}
-		if got := text(t, ctx, "#page-blocked"); !strings.Contains(got, "GPTBot") {
-			t.Errorf("restored Page tab warning %q", got)
+		if got := text(t, ctx, `#page-summary li[data-agent="GPTBot"]`); !strings.Contains(got, "may not use it for AI training") {
+			t.Errorf("restored Page tab line for GPTBot %q", got)
 		}
 		con.check(t, cancel)
 	})

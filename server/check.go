@@ -120,7 +120,8 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	opts := a.ParseOptions()
 	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
-	ns := notes.For(a, g.Group())
+	tell := notes.NewTeller(a)
+	ns := tell.For(g.Group())
 	if ns == nil {
 		ns = []string{}
 	}
@@ -142,7 +143,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		d := a.Decide(f, u)
-		resp.Results[i] = batchItem{d: d}
+		resp.Results[i] = batchItem{d: d, tell: tell}
 		s.metrics.answer(answerCheck, d.Allowed, nil)
 	}
 	if d, line, ok := g.CrawlDelay(); ok {
@@ -154,7 +155,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func groupOf(a *robotstxt.Agent) groupJSON {
+func groupOf(a *robotstxt.Matcher) groupJSON {
 	g := a.Group()
 	j := groupJSON{Agent: g.Agent, Why: g.Via.String(), Lines: g.Lines, RuleLines: []int{}}
 	if j.Lines == nil {

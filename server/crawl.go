@@ -12,7 +12,10 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawl"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // Bounds of a crawl run by POST /api/crawl.
@@ -54,13 +57,18 @@ type crawlRequest struct {
 // The events of the NDJSON answer, one a line: "start" (the site, its
 // crawlers and the page limit), then for each page a "page" (one
 // crawl.Page) and a "progress" (the counts so far), then "report" (the
-// crawl.Report, its fields inline) or "error".
+// crawl.Report, its fields inline) or "error" (with "unreachable" when
+// the site itself could not be read).
 type (
 	crawlStart struct {
-		Type     string   `json:"type"`
-		Site     string   `json:"site"`
-		Agents   []string `json:"agents"`
-		MaxPages int      `json:"max_pages"`
+		Type   string   `json:"type"`
+		Site   string   `json:"site"`
+		Agents []string `json:"agents"`
+		// Crawlers says what the registry knows of each crawler named in
+		// the request: its kind, its notes, "did you mean" for a name
+		// it does not know. Empty for the default crawlers.
+		Crawlers []crawlAgentJSON `json:"crawlers"`
+		MaxPages int              `json:"max_pages"`
 	}
 	crawlPage struct {
 		Type string      `json:"type"`
@@ -80,8 +88,50 @@ type (
 	crawlErrorEvent struct {
 		Type  string `json:"type"`
 		Error string `json:"error"`
+		// Unreachable is set when the site could not be read at all
+		// (its robots.txt got no answer), with the cause: nothing was
+		// crawled, and the site is not reported as disallowing anything.
+		Unreachable *crawl.SiteError `json:"unreachable,omitempty"`
 	}
 )
+
+// crawlAgentJSON is one crawler of a crawl as the registry knows it, in
+// the field names of /api/check and /api/page: its kind, the notes that
+// hold whatever the site's file (internal/notes), and the registry names
+// an unknown name may be a misspelling of.
+type crawlAgentJSON struct {
+	Agent      string   `json:"agent"`
+	Kind       string   `json:"kind"`
+	Engine     string   `json:"engine"`
+	Notes      []string `json:"notes,omitempty"`
+	DidYouMean []string `json:"did_you_mean,omitempty"`
+}
+
+// crawlAgentsJSON describes agents for the start event.
+func crawlAgentsJSON(agents []*rep.Agent) []crawlAgentJSON {
+	out := make([]crawlAgentJSON, 0, len(agents))
+	for _, a := range agents {
+		out = append(out, crawlAgentJSON{
+			Agent: a.Name, Kind: string(crawlers.KindOf(a.Crawler)), Engine: a.Engine.String(),
+			Notes:      notes.For(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), // no group yet: what holds whatever the file
+			DidYouMean: notes.Suggestions(a),
+		})
+	}
+	return out
+}
+
+// serverSiteError is e with the hint a user of the web tester can act on:
+// the server's flag, not rep crawl's.
+func serverSiteError(e *crawl.SiteError) *crawl.SiteError {
+	c := *e
+	switch c.Cause {
+	case crawl.CauseRefusedAddress:
+		c.Hint = "start rep serve with -allow-private to test local sites"
+	case crawl.CauseTimeout:
+		c.Hint = fmt.Sprintf("check that the site is up: the web tester waits %s for each answer", fetchTimeout)
+	}
+	return &c
+}
 
 // crawlProgress is how far a crawl is: URLs audited, fetched, waiting in
 // the queue, and findings so far.
@@ -275,15 +325,22 @@ func (s *Server) handleCrawl(w http.ResponseWriter, r *http.Request) {
 	if len(agents) == 0 {
 		names = []string{"Googlebot", "bingbot"}
 	}
-	st.send(crawlStart{"start", origin, names, req.MaxPages})
+	st.send(crawlStart{"start", origin, names, crawlAgentsJSON(agents), req.MaxPages})
 	report, err := crawl.Run(ctx, cfg)
+	var site *crawl.SiteError
 	switch {
+	case errors.As(err, &site) && r.Context().Err() == nil:
+		// The site could not be read: an error with its cause, not a
+		// report of a site that disallows everything (nor a timed-out
+		// report, for a robots.txt that never answered).
+		site = serverSiteError(site)
+		st.send(crawlErrorEvent{"error", site.Error(), site})
 	case report != nil && (err == nil || errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil):
 		st.send(crawlReport{"report", report, req.MaxPages, err != nil})
 	case r.Context().Err() != nil:
 		// The client left: nobody reads the answer.
 	case err != nil:
-		st.send(crawlErrorEvent{"error", err.Error()})
+		st.send(crawlErrorEvent{"error", err.Error(), nil})
 	}
 }
 

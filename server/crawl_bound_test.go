@@ -60,9 +60,13 @@ func TestCrawlSitemapFanOut(t *testing.T) {
 	if n != 1 {
 		t.Errorf("findings %+v: want one sitemaps-truncated saying %q", report.Findings, want)
 	}
-	// The target is under 256 MB RSS for the server; the queue
-	// holds at most crawlSitemaps locations. Generous: 64 MiB of heap.
-	if h := fan.MaxHeap(); h > 64<<20 {
+	// A resource bound, not a measure: the queue holds at most
+	// crawlSitemaps locations and the count above is the exact check. The
+	// heap sampled is the whole test process's, shared with the package's
+	// other tests running beside this one (it reached 73 MiB once that
+	// way), so the limit is the server's own target, 256 MiB; without the
+	// bound the same crawl passed 1 GB within 40 s.
+	if h := fan.MaxHeap(); h > 256<<20 {
 		t.Errorf("heap reached %d MiB while sitemaps were read", h>>20)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -34,7 +35,8 @@ type diffRequest struct {
 // handleDiff answers POST /api/diff with the diff in robotsdiff's one JSON
 // shape (rep diff -json): per crawler its groups, rules added and removed,
 // delay, usage and flips, each flip's before and after in the verdict
-// shape.
+// shape. Beside it, "named" lists the crawlers the request named, as a
+// crawl's start event does (kind, notes, did_you_mean), when there are.
 func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 	var req diffRequest
 	if !decodeBody(w, r, &req) {
@@ -83,5 +85,20 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 	}
 	d := robotsdiff.Compare(robotsdiff.Version{Name: "old", Body: old}, robotsdiff.Version{Name: "new", Body: new},
 		robotsdiff.Options{Agents: agents, URLs: req.URLs, MaxFlips: maxDiffFlips, MaxRules: maxDiffFlips})
-	writeJSON(w, http.StatusOK, d)
+	if len(names) == 0 {
+		writeJSON(w, http.StatusOK, d)
+		return
+	}
+	// The diff's one shape (its own MarshalJSON), with "named" first.
+	body, err := json.Marshal(d)
+	if err != nil || len(body) < 2 || body[0] != '{' {
+		writeError(w, http.StatusInternalServerError, "cannot render the comparison")
+		return
+	}
+	named, _ := json.Marshal(crawlAgentsJSON(agents))
+	out := append(append(append([]byte(`{"named":`), named...), ','), body[1:]...)
+	if body[1] == '}' { // an empty object: no comma before its end
+		out = append(append([]byte(`{"named":`), named...), '}')
+	}
+	writeJSON(w, http.StatusOK, json.RawMessage(out))
 }

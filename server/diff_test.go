@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -193,6 +194,51 @@ func TestBrowserCompare(t *testing.T) {
 		if evalJS[bool](t, ctx, `document.getElementById('cmp-new').getBoundingClientRect().top <= document.getElementById('cmp-old').getBoundingClientRect().bottom`) {
 			t.Error("old and new are not stacked at 390 px")
 		}
+		// A misspelt crawler: "did you mean", one click from the fix.
+		run(t, ctx,
+			paste("#cmp-agents", "Googlebot, bingbott"),
+			waitJS(`!document.getElementById('cmp-names').hidden`),
+		)
+		if got := text(t, ctx, "#cmp-names"); !strings.Contains(got, "Unknown crawler “bingbott” — did you mean bingbot?") || strings.Contains(got, "Googlebot”") {
+			t.Errorf("names %q", got)
+		}
+		if wide := evalJS[[]string](t, ctx, `[...document.querySelectorAll('#cmp-names *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.textContent)`); len(wide) > 0 {
+			t.Errorf("past the window at 390 px: %q", wide)
+		}
+		run(t, ctx,
+			chromedp.Click(chromedp.CSS(`#cmp-names button[data-name="bingbot"]`)),
+			waitJS(`document.getElementById('cmp-agents').value === 'Googlebot, bingbot' && document.getElementById('cmp-names').hidden`),
+		)
 		con.check(t, cancel)
 	})
+}
+
+// TestDiffNamed: /api/diff names the crawlers asked for with their kind
+// and, for a misspelt one, did_you_mean, in the shape of a crawl's start
+// event; the diff's own fields are all still there.
+func TestDiffNamed(t *testing.T) {
+	ts := newTestServer(t, Config{RatePerSecond: -1})
+	body := map[string]any{"old": "User-agent: *\nDisallow: /a\n", "new": "User-agent: *\nDisallow: /b\n", "agents": []string{"Googlebto", "GPTBot"}}
+	var got struct {
+		Named []struct {
+			Agent      string   `json:"agent"`
+			Kind       string   `json:"kind"`
+			DidYouMean []string `json:"did_you_mean"`
+		} `json:"named"`
+		Changed  bool              `json:"changed"`
+		Crawlers []json.RawMessage `json:"crawlers"`
+	}
+	post(t, ts.URL+"/api/diff", body, &got)
+	if len(got.Named) != 2 || got.Named[0].Agent != "Googlebto" || got.Named[0].Kind != "unknown" || fmt.Sprint(got.Named[0].DidYouMean) != "[Googlebot]" ||
+		got.Named[1].Agent != "GPTBot" || got.Named[1].DidYouMean != nil {
+		t.Errorf("named %+v", got.Named)
+	}
+	if !got.Changed || len(got.Crawlers) != 2 {
+		t.Errorf("the diff: changed %v, %d crawlers", got.Changed, len(got.Crawlers))
+	}
+	// With no crawler named, the answer is rep diff -json's shape alone.
+	_, raw := postRaw(t, ts.URL+"/api/diff", map[string]any{"old": "", "new": ""})
+	if strings.Contains(string(raw), `"named"`) {
+		t.Errorf("named without names: %s", raw)
+	}
 }

@@ -170,7 +170,8 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 
 // handleAllowed answers one "may this agent fetch this URL?" for a fleet:
 // the site's robots.txt comes from the shared cache, or is fetched once.
-// The answer is the verdict shape of rep.Decision, its fetch included.
+// The answer is the verdict shape of rep.Decision, its fetch included, with
+// the notes that apply to it (internal/notes).
 func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rawurl := q.Get("url")
@@ -186,7 +187,7 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a, err := s.agentsByName.agent(q.Get("agent"), q.Get("profile"), parserOnly)
+	a, tell, err := s.agentsByName.agent(q.Get("agent"), q.Get("profile"), parserOnly)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -199,5 +200,6 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 		fetchError(w, rawurl, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, d)
+	// The notes that apply to this answer, as rep check -json gives them.
+	writeJSON(w, http.StatusOK, tell.JSON(d))
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -60,14 +62,29 @@ type pageValue struct {
 
 type pageCrawler struct {
 	Agent string `json:"agent"`
+	// Kind is the crawler's kind (crawlers.Kind: search, ai-training,
+	// control-token, unknown...), as in a crawl's verdicts: it decides
+	// whether "indexable" means anything for it.
+	Kind string `json:"kind"`
 	// Engine is whose rules apply, robots.txt and page-level alike; Notes
-	// say what the crawler registry changed (rep.Agent.Notes).
+	// say what the crawler registry changed about this answer, only
+	// those that apply to it (internal/notes), as /api/check's do.
 	Engine string   `json:"engine"`
 	Notes  []string `json:"notes,omitempty"`
-	// Robots is the robots.txt verdict for the page's URL, when known, in
-	// the verdict shape of rep.Decision. Its fetch is given only when the
-	// verdict rests on it; the outcome is in the answer's robots.outcome.
-	Robots *rep.Decision `json:"robots,omitempty"`
+	// DidYouMean are the registry names an unknown name may be a
+	// misspelling of (crawlers.Suggest), as in /api/check.
+	DidYouMean []string `json:"did_you_mean,omitempty"`
+	// Meaning says, for a crawler that keeps no index (AI training, ads,
+	// a control token...), what robots.txt's answer means for it
+	// (crawlers.Kind.Refused or Allowed); empty for an indexer, whose
+	// answer is whether the page is indexable.
+	Meaning string `json:"meaning,omitempty"`
+	// Robots is the robots.txt verdict for the page's URL, when known;
+	// RobotsJSON renders it in the verdict shape of rep.Decision, with the
+	// notes above. Its fetch is given only when the verdict rests on it;
+	// the outcome is in the answer's robots.outcome.
+	Robots     *rep.Decision     `json:"-"`
+	RobotsJSON *rep.DecisionJSON `json:"robots,omitempty"`
 	// Blocked is set when robots.txt disallows the page: the crawler never
 	// fetches it, so it never sees the directives below.
 	Blocked bool `json:"blocked"`
@@ -287,7 +304,8 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	for _, a := range resolved {
 		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
 		pols = append(pols, pol)
-		pc := pageCrawler{Agent: a.Name, Engine: a.Engine.String(), Notes: a.Notes, Values: policyValues(&pol)}
+		kind := crawlers.KindOf(a.Crawler)
+		pc := pageCrawler{Agent: a.Name, Kind: string(kind), Engine: a.Engine.String(), DidYouMean: notes.Suggestions(a), Values: policyValues(&pol)}
 		for i, src := range pg.Sources {
 			if note := src.NotRead(a.MetaProfile()); note != "" && ruled[i] {
 				pc.NotRead = append(pc.NotRead, pageNotRead{Source: i, Where: src.String(), Note: note})
@@ -312,6 +330,13 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		switch {
+		case kind.Concerns(crawlers.ConcernIndexing):
+		case pc.Blocked:
+			pc.Meaning = kind.Refused()
+		default:
+			pc.Meaning = kind.Allowed()
+		}
+		switch {
 		case pc.Blocked:
 			pc.Action = rep.BlockedVerdict(*pc.Robots).Action()
 			if notFetched {
@@ -326,8 +351,17 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	// every crawler without one.
 	for i := range resp.Crawlers {
 		var d rep.Decision
+		// The notes of the group chosen; with no robots.txt verdict, only
+		// those that hold whatever the file (a fetch decided: no group).
+		g := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
 		if r := resp.Crawlers[i].Robots; r != nil {
-			d = *r
+			d, g = *r, r.Group
+		}
+		resp.Crawlers[i].Notes = notes.For(resolved[i], g)
+		if resp.Crawlers[i].Robots != nil {
+			j := d.JSON()
+			j.Notes = resp.Crawlers[i].Notes
+			resp.Crawlers[i].RobotsJSON = &j
 		}
 		var tdm []usage.Evidence
 		if resp.TDMRep != nil {

@@ -171,9 +171,7 @@ func runCheck(e *env) int {
 			if !*verbose {
 				d.Fetch = checkBrief(d.Fetch)
 			}
-			j := d.JSON()
-			j.Notes = tell.For(d.Group)
-			enc.Encode(j)
+			enc.Encode(tell.JSON(d)) // the notes that apply, as the text prints them
 			continue
 		}
 		for _, n := range tell.For(d.Group) {

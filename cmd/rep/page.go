@@ -18,6 +18,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
 	use "github.com/rep-toolkit/rep/usage"
@@ -85,12 +86,16 @@ type pageJSON struct {
 	Sources     []pageSourceJSON        `json:"sources"`
 	Diagnostics []robotsmeta.Diagnostic `json:"diagnostics"`
 	// Engine is whose combining rules applied; Notes what the crawler
-	// registry changed (see rep.Agent).
+	// registry changed about this answer: only the notes that apply to
+	// it (internal/notes), as rep check -json gives them.
 	Engine string   `json:"engine"`
 	Notes  []string `json:"notes,omitempty"`
+	// DidYouMean are the registry names an unknown name may be a
+	// misspelling of (crawlers.Suggest), as in the server's /api/page.
+	DidYouMean []string `json:"did_you_mean,omitempty"`
 	// Robots is the robots.txt verdict for the URL, in the one verdict
-	// shape of rep check -json (URL mode only).
-	Robots *rep.Decision `json:"robots,omitempty"`
+	// shape of rep check -json (URL mode only), with the notes above.
+	Robots *rep.DecisionJSON `json:"robots,omitempty"`
 	// Blocked is set when the crawler does not fetch the page (URL mode:
 	// robots.txt disallows it, or cannot be read, or its address is
 	// refused); the values above are then not the page's, whose rules
@@ -298,9 +303,11 @@ func runPage(e *env) int {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		j := pageJSONOf(&pol, fetch)
-		j.Engine, j.Notes = ag.Engine.String(), ag.Notes
+		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), notes.Suggestions(ag)
 		if fetch != nil {
-			j.Robots = &fetch.decision
+			dj := fetch.decision.JSON()
+			dj.Notes = j.Notes
+			j.Robots = &dj
 			j.Blocked, j.Action = fetch.verdict.Blocked, fetch.verdict.Action()
 			if j.Blocked {
 				j.Index, j.Follow, j.Snippet = false, false, false
@@ -375,6 +382,17 @@ func pageDiagnostics(page *robotsmeta.Page, fetch *pageFetchResult) []robotsmeta
 	return append(append([]robotsmeta.Diagnostic(nil), fetch.diags...), page.Diagnostics...)
 }
 
+// pageNotes are the registry's notes that apply to the answer
+// (internal/notes): for a URL, to the group robots.txt chose; for a file,
+// only those that hold whatever robots.txt says (no group was chosen).
+func pageNotes(ag *rep.Agent, fetch *pageFetchResult) []string {
+	g := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
+	if fetch != nil {
+		g = fetch.decision.Group
+	}
+	return notes.For(ag, g)
+}
+
 func pageYesNo(b bool) string {
 	if b {
 		return "yes"
@@ -387,8 +405,11 @@ func pageYesNo(b bool) string {
 func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv use.Verdict) {
 	page := pol.Page()
 	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
-	for _, n := range ag.Notes {
-		fmt.Fprintf(w, "note:       %s\n", n)
+	unknown := notes.Unknown(ag) // said on standard error already
+	for _, n := range pageNotes(ag, fetch) {
+		if n != unknown {
+			fmt.Fprintf(w, "note:       %s\n", n)
+		}
 	}
 	if fetch != nil {
 		fmt.Fprintf(w, "robots.txt: %s\n", fetch.robotsLine)

@@ -1,11 +1,12 @@
 // Package notes says, beside a verdict, what the crawler registry changed
 // about it: a fallback group, the * group ignored, a crawler documented not
 // to obey robots.txt, the engine the crawler follows, and "did you mean"
-// for a name the registry does not know. Every door that prints a verdict
-// (rep check, rep fetch, the web tester's check) takes its notes from For,
-// so that a note is printed only when it applies to the answer shown: "bingbot
+// for a name the registry does not know. Every door that gives a verdict,
+// in text or JSON (rep check, rep fetch, rep page, the server's /api/check,
+// /api/allowed and /api/page), takes its notes from For or a Teller, so
+// that a note is given only when it applies to the answer shown: "bingbot
 // falls back to the msnbot group" only when no group names bingbot and a
-// group names msnbot.
+// group names msnbot. Teller.JSON is the verdict shape with those notes.
 //
 // rep.Agent.Notes lists every note the registry could add for a crawler,
 // whatever the file; For keeps those that apply to one group choice.
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
@@ -34,45 +36,75 @@ func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
 	}
-	return forAgent(a, Suggestions(a), g)
+	return forAgent(a, baseNotes(a, Suggestions(a)), g)
 }
 
 // Teller gives the notes of one agent's answers, one after another (rep
-// check over a stream of URLs): what depends on the agent alone (the
-// registry's suggestions for an unknown name) is worked out once, and the
-// notes of the last group choice are kept, so that a run of URLs answered
-// from one file costs one comparison each. A Teller is for one goroutine.
+// check over a stream of URLs) or at once (the server's /api/allowed): what
+// depends on the agent alone (the registry's suggestions for an unknown
+// name, what a control token is, a.Notes that hold whatever the file) is
+// worked out once, and the notes of the last group choice that adds one
+// (a fallback group, the * group ignored) are kept, so that a run of URLs
+// answered from one file costs a comparison each and allocates nothing.
+// A Teller is safe for concurrent use.
 type Teller struct {
-	a       *rep.Agent
-	suggest []string
-	last    robotstxt.GroupMatch
-	notes   []string
-	ok      bool
+	a    *rep.Agent
+	base []string // the notes that hold whatever the group choice
+	last atomic.Pointer[told]
+}
+
+// told is the notes of one group choice.
+type told struct {
+	g     robotstxt.GroupMatch
+	notes []string
 }
 
 // NewTeller returns the Teller of a's notes.
-func NewTeller(a *rep.Agent) *Teller { return &Teller{a: a, suggest: Suggestions(a)} }
-
-// For returns For(a, g), from the last answer when g is the same choice.
-// The list returned is shared with later calls: do not modify it.
-func (t *Teller) For(g robotstxt.GroupMatch) []string {
-	if t.ok && g.Via == t.last.Via && g.Agent == t.last.Agent && slices.Equal(g.Lines, t.last.Lines) {
-		return t.notes
-	}
-	t.last, t.notes, t.ok = g, forAgent(t.a, t.suggest, g), true
-	return t.notes
+func NewTeller(a *rep.Agent) *Teller {
+	return &Teller{a: a, base: baseNotes(a, Suggestions(a))}
 }
 
-func forAgent(a *rep.Agent, suggest []string, g robotstxt.GroupMatch) []string {
+// For returns For(a, g). The list returned is shared with other calls: do
+// not modify it.
+func (t *Teller) For(g robotstxt.GroupMatch) []string {
+	if t == nil || t.a == nil {
+		return nil
+	}
+	if !groupDependent(t.a, g) {
+		return t.base
+	}
+	if l := t.last.Load(); l != nil && g.Via == l.g.Via && g.Agent == l.g.Agent && slices.Equal(g.Lines, l.g.Lines) {
+		return l.notes
+	}
+	n := forAgent(t.a, t.base, g)
+	t.last.Store(&told{g: robotstxt.GroupMatch{Agent: g.Agent, Via: g.Via, Lines: slices.Clone(g.Lines)}, notes: n})
+	return n
+}
+
+// JSON returns d in the one verdict shape (rep.Decision.JSON) with the
+// notes that apply to it: every door's JSON gives these, not every note
+// the registry could add (rep.Agent.Notes), as its text does. d's agent
+// must be the Teller's.
+func (t *Teller) JSON(d rep.Decision) rep.DecisionJSON {
+	j := d.JSON()
+	j.Notes = t.For(d.Group)
+	return j
+}
+
+// baseNotes are a's notes that hold whatever the group choice: "did you
+// mean" for an unknown name (suggest), what a control token is, and
+// a.Notes but those of the group choice (fallback, * ignored), which
+// forAgent adds where they apply.
+func baseNotes(a *rep.Agent, suggest []string) []string {
 	if a == nil {
 		return nil
 	}
 	var out []string
-	if s := suggest; len(s) > 0 {
-		out = append(out, fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(s)))
+	if len(suggest) > 0 {
+		out = append(out, unknownNote(a, suggest))
 	}
 	// rep.NewAgent's notes of the group choice, said whatever the file:
-	// replaced below by what applies.
+	// replaced by forAgent with what applies.
 	var fallback, star string
 	if c := a.Crawler; c != nil {
 		if len(c.RobotsFallback) > 0 {
@@ -90,15 +122,50 @@ func forAgent(a *rep.Agent, suggest []string, g robotstxt.GroupMatch) []string {
 			out = append(out, n)
 		}
 	}
-	if c := a.Crawler; c != nil && !a.ParserOnly {
-		if g.Via == robotstxt.ViaFallback && registryChain(a) {
-			out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
-		}
-		if a.IgnoresStar && g.Via == robotstxt.ViaNone {
-			out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
-		}
+	return out
+}
+
+// groupDependent reports whether the group choice g adds a note for a:
+// the group came from the registry's fallback chain, or a crawler that
+// ignores the * group found no group naming it.
+func groupDependent(a *rep.Agent, g robotstxt.GroupMatch) bool {
+	if a.Crawler == nil || a.ParserOnly {
+		return false
+	}
+	return g.Via == robotstxt.ViaFallback && registryChain(a) || a.IgnoresStar && g.Via == robotstxt.ViaNone
+}
+
+func forAgent(a *rep.Agent, base []string, g robotstxt.GroupMatch) []string {
+	if a == nil {
+		return nil
+	}
+	if !groupDependent(a, g) {
+		return base
+	}
+	out := slices.Clip(slices.Clone(base))
+	c := a.Crawler
+	if g.Via == robotstxt.ViaFallback && registryChain(a) {
+		out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
+	}
+	if a.IgnoresStar && g.Via == robotstxt.ViaNone {
+		out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
 	}
 	return out
+}
+
+// Unknown returns the note of For that says a's name is unknown, "unknown
+// crawler Googlebto — did you mean Googlebot?", or "" when there is none:
+// for a door that says it elsewhere (on standard error) and leaves it out
+// of the notes it prints.
+func Unknown(a *rep.Agent) string {
+	if s := Suggestions(a); len(s) > 0 {
+		return unknownNote(a, s)
+	}
+	return ""
+}
+
+func unknownNote(a *rep.Agent, suggest []string) string {
+	return fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(suggest))
 }
 
 // Suggestions returns the registry names a's name may be a misspelling of

@@ -3,6 +3,7 @@ package notes
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rep-toolkit/rep"
@@ -94,5 +95,64 @@ func BenchmarkForUnknown(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		For(a, g)
+	}
+}
+
+// TestTellerConcurrent: one Teller answers many goroutines at once (the
+// server keeps one per agent) with For's notes, and a group choice that
+// adds no note costs no allocation.
+func TestTellerConcurrent(t *testing.T) {
+	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tell := NewTeller(a)
+	var groups []robotstxt.GroupMatch
+	for _, robots := range []string{"User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /b\n", "User-agent: *\nDisallow: /c\n", "User-agent: msnbot\n\nUser-agent: x\nDisallow: /a\n"} {
+		groups = append(groups, a.Group(robotstxt.ParseWith([]byte(robots), a.ParseOptions())).Group())
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 200 {
+				g := groups[(i+j)%len(groups)]
+				if got, want := tell.For(g), For(a, g); !slices.Equal(got, want) {
+					t.Errorf("Teller %q, For %q", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := testing.AllocsPerRun(100, func() { tell.For(groups[1]) }); n != 0 {
+		t.Errorf("%v allocations for a group that adds no note", n)
+	}
+}
+
+// TestTellerJSON: the verdict shape with the notes that apply, not every
+// note of rep.Agent.Notes; Unknown is the "did you mean" note of For.
+func TestTellerJSON(t *testing.T) {
+	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := robotstxt.ParseWith([]byte("User-agent: bingbot\nDisallow: /b\n"), a.ParseOptions())
+	d := a.Decide(f, "/b/x")
+	j := NewTeller(a).JSON(d)
+	if !strings.Contains(strings.Join(a.Notes, "\n"), "falls back") {
+		t.Fatalf("agent notes %q: the test needs the fallback note there", a.Notes)
+	}
+	if !slices.Equal(j.Notes, For(a, d.Group)) || strings.Contains(strings.Join(j.Notes, "\n"), "falls back") {
+		t.Errorf("JSON notes %q, want %q", j.Notes, For(a, d.Group))
+	}
+	if j.URL != "/b/x" || j.Allowed || j.Line != 2 {
+		t.Errorf("JSON verdict %+v", j)
+	}
+	u, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	if got := Unknown(u); got == "" || !slices.Contains(For(u, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), got) {
+		t.Errorf("Unknown %q not among For's notes", got)
+	}
+	if got := Unknown(a); got != "" {
+		t.Errorf("Unknown(bingbot) = %q", got)
 	}
 }

@@ -66,6 +66,38 @@ function urlNode(cls, url) {
 
 const fmtInt = (n) => n.toLocaleString('en-US');
 
+// didYouMean renders "Unknown crawler “who” — did you mean A or B?" for
+// a name the registry does not know (the server's did_you_mean), each
+// name a button that calls pick(name), then tail.
+function didYouMean(who, names, pick, tail) {
+  const p = el('p', 'did-you-mean');
+  p.dataset.agent = who;
+  p.appendChild(document.createTextNode('Unknown crawler “' + who + '” — did you mean '));
+  names.forEach((name, i) => {
+    if (i > 0) p.appendChild(document.createTextNode(i === names.length - 1 ? ' or ' : ', '));
+    const b = el('button', 'link', name);
+    b.type = 'button';
+    b.dataset.name = name;
+    b.addEventListener('click', () => pick(name));
+    p.appendChild(b);
+  });
+  p.appendChild(document.createTextNode('? ' + tail));
+  return p;
+}
+
+// replaceName puts name in place of old in a comma-separated list of
+// crawlers (an input's value), once: a name the list has already is not
+// added again.
+function replaceName(input, old, name) {
+  const seen = new Set();
+  input.value = input.value.split(',').map((s) => (s.trim() === old ? name : s.trim()))
+    .filter((s) => s && !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase())).join(', ');
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+// isNoteOfName tells a note the did-you-mean line already says.
+const isNoteOfName = (n) => n.startsWith('unknown crawler ');
+
 // The text sent for checking: crawlers read the first 500 KiB, so a huge
 // paste is sent up to 2 Mi characters (always more than 500 KiB, and
 // within the server's 8 MiB request limit); the server cuts it where
@@ -520,23 +552,14 @@ function renderGroup() {
   if (c.did_you_mean && c.did_you_mean.length) {
     // An unknown name close to known ones: answered as the file names
     // it, and one click away from what was probably meant.
-    const dym = el('p', 'did-you-mean');
+    const dym = didYouMean(who, c.did_you_mean, (name) => { agentEl.value = name; scheduleCheck(); },
+      'It is answered as the file names it, with no registry fallback or * group exception.');
     dym.id = 'did-you-mean';
-    dym.appendChild(document.createTextNode('Unknown crawler “' + who + '” — did you mean '));
-    c.did_you_mean.forEach((name, i) => {
-      if (i > 0) dym.appendChild(document.createTextNode(i === c.did_you_mean.length - 1 ? ' or ' : ', '));
-      const b = el('button', 'link', name);
-      b.type = 'button';
-      b.dataset.name = name;
-      b.addEventListener('click', () => { agentEl.value = name; scheduleCheck(); });
-      dym.appendChild(b);
-    });
-    dym.appendChild(document.createTextNode('? It is answered as the file names it, with no registry fallback or * group exception.'));
     box.appendChild(dym);
   }
   const notes = el('ul', 'notes');
   notes.id = 'agent-notes';
-  for (const n of c.notes) if (!n.startsWith('unknown crawler ')) notes.appendChild(el('li', '', n));
+  for (const n of c.notes) if (!isNoteOfName(n)) notes.appendChild(el('li', '', n));
   notes.appendChild(el('li', 'hint', 'Rules of the ' + c.engine + ' engine.'));
   box.appendChild(notes);
   if (c.delay) {
@@ -988,10 +1011,20 @@ function pageURLProblem(url) {
 
 // summaryLine says in one line whether a crawler may index the page, and
 // why: robots.txt first (a blocked page is never fetched), then noindex,
-// then what else the page restricts.
+// then what else the page restricts. A crawler that keeps no index (AI
+// training, ads, a control token: the server's meaning) is told what
+// robots.txt's answer means for it instead, as a fact, not a problem.
 function summaryLine(c) {
   const li = el('li');
   li.dataset.agent = c.agent;
+  li.dataset.kind = c.kind;
+  if (c.meaning) {
+    li.className = 'fact';
+    const by = c.robots ? (c.robots.line ? 'robots.txt line ' + c.robots.line + ': ' + c.robots.rule : c.robots.reason) : 'robots.txt not checked';
+    li.appendChild(el('strong', '', c.agent + ': ' + c.meaning));
+    li.appendChild(el('span', 'why', ' — ' + by + '.'));
+    return li;
+  }
   const vals = new Map(c.values.map((v) => [v.field, v]));
   const idx = vals.get('index') || {};
   let ok = true;
@@ -1027,7 +1060,20 @@ function renderPage(d) {
     if (f.redirects.length) p.appendChild(el('div', 'hint', 'Redirected to ' + f.redirects.join(' → ')));
     frag.appendChild(p);
   }
-  const blocked = d.crawlers.filter((c) => c.blocked);
+  // Names the registry does not know, one click from what was meant.
+  const unknown = d.crawlers.filter((c) => c.did_you_mean && c.did_you_mean.length);
+  if (unknown.length) {
+    const box = el('div');
+    box.id = 'page-did-you-mean';
+    for (const c of unknown) {
+      box.appendChild(didYouMean(c.agent, c.did_you_mean, (name) => { replaceName($('page-agents'), c.agent, name); $('page-form').requestSubmit(); },
+        'It is checked as the page and robots.txt name it.'));
+    }
+    frag.appendChild(box);
+  }
+  // The warning is for indexers: a crawler that keeps no index (an AI
+  // training crawler blocked on purpose) loses nothing by it.
+  const blocked = d.crawlers.filter((c) => c.blocked && !c.meaning);
   if (blocked.length) {
     const w = el('div', 'banner-warn');
     w.id = 'page-blocked';
@@ -1063,7 +1109,7 @@ function renderPage(d) {
     th.dataset.agent = c.agent;
     th.appendChild(el('strong', '', c.agent));
     th.appendChild(el('span', 'from', c.engine + ' rules'));
-    for (const n of c.notes || []) th.appendChild(el('span', 'from note', n));
+    for (const n of c.notes || []) if (!isNoteOfName(n)) th.appendChild(el('span', 'from note', n));
     // Sources this crawler's engine does not read at all (a Robots-Tag
     // member under google rules); the server's note says why.
     for (const n of c.not_read || []) {
@@ -1253,6 +1299,7 @@ $('site-form').addEventListener('submit', async (ev) => {
   const agents = agentNames($('site-agents'));
   if (agents.length) body.agents = agents;
   show($('site-error'), false);
+  siteNames([]);
   siteBusy(true);
   siteProgress('Starting…', 0);
   let begun = false;
@@ -1270,6 +1317,7 @@ $('site-form').addEventListener('submit', async (ev) => {
       switch (e.type) {
         case 'start':
           begun = true;
+          siteNames(e.crawlers || []);
           st = siteStart(e);
           siteProgress('Crawling ' + e.site + ' for ' + e.agents.join(', ') + '…', 0, e.max_pages);
           break;
@@ -1286,8 +1334,11 @@ $('site-form').addEventListener('submit', async (ev) => {
           siteProgress((e.timed_out ? 'Stopped at the time limit: ' : 'Done: ') + fmtInt(e.crawled) + ' URLs crawled, ' + fmtInt(e.fetched) + ' fetched in ' +
             e.duration_seconds.toFixed(1) + ' s' + (e.truncated ? '; the page limit left URLs out' : '') + '.', e.crawled, Math.max(e.crawled, 1));
           break;
-        case 'error':
-          throw new Error(e.error);
+        case 'error': {
+          const err = new Error(e.error);
+          err.unreachable = e.unreachable;
+          throw err;
+        }
       }
     });
     if (my === siteSeq && st && !st.done) throw new Error('the crawl ended without its report');
@@ -1296,8 +1347,22 @@ $('site-form').addEventListener('submit', async (ev) => {
     if (isAbort(e)) {
       siteProgress('Stopped after ' + fmtInt($('site-bar').value) + ' URLs: findings are reported at the end of a crawl, so there are none; the pages below are those crawled.');
       if (begun) $('site-summary').textContent = 'none: the crawl was stopped.';
+    } else if (e.unreachable) {
+      // Nothing could be read: say why, and that it is not a site that
+      // disallows anything.
+      const u = e.unreachable;
+      $('site-error').textContent = 'The site could not be read: ' + u.message + '. ' + (u.hint ? u.hint[0].toUpperCase() + u.hint.slice(1) + '. ' : '') +
+        'Nothing was crawled: an unreachable site is not one whose robots.txt disallows anything.';
+      $('site-error').dataset.cause = u.cause;
+      show($('site-error'), true);
+      show($('site-progress'), false);
+      // The start of this crawl cleared the results before it: there is
+      // nothing to show, not results out of date.
+      if (begun) show($('site-out'), false);
+      else stale(['site-out'], true);
     } else {
       $('site-error').textContent = (begun ? 'The crawl failed: ' : '') + e.message;
+      $('site-error').dataset.cause = '';
       show($('site-error'), true);
       show($('site-progress'), false);
       stale(['site-out'], true);
@@ -1313,6 +1378,20 @@ $('site-form').addEventListener('submit', async (ev) => {
 $('site-stop').addEventListener('click', () => { if (siteRun) siteRun.abort(); });
 $('site-clear').addEventListener('click', () => { $('site-agents').value = ''; writeHash(); });
 for (const id of ['site-url', 'site-agents', 'site-max']) $(id).addEventListener('input', writeHash);
+
+// siteNames says which crawler names of a crawl the registry does not
+// know, each one click from what was probably meant: the click puts the
+// name in the list, and the next crawl is the user's to start.
+function siteNames(crawlers) {
+  const box = $('site-names');
+  box.replaceChildren();
+  for (const c of crawlers) {
+    if (!c.did_you_mean || !c.did_you_mean.length) continue;
+    box.appendChild(didYouMean(c.agent, c.did_you_mean, (name) => { replaceName($('site-agents'), c.agent, name); $('site-go').focus(); },
+      'It is audited as the site\'s robots.txt names it, as a search crawler.'));
+  }
+  show(box, box.childElementCount > 0);
+}
 
 // siteStart clears the previous results and sets up the pages table for
 // the crawlers of the new crawl.

@@ -43,6 +43,7 @@ async function runCompare() {
   cmp.inflight = new AbortController();
   if (!cmp.old.value && !cmp.new.value) {
     show($('cmp-error'), false);
+    show($('cmp-names'), false);
     $('cmp-out').classList.remove('stale');
     $('cmp-summary').textContent = 'Paste two versions to compare them.';
     for (const id of ['cmp-sitemaps', 'cmp-clusters']) $(id).replaceChildren();
@@ -88,6 +89,16 @@ function usageWords(f, side) {
 }
 
 function renderCompare(d) {
+  // Names the registry does not know, one click from what was meant (the
+  // server's "named", as a crawl's start event gives them).
+  const names = $('cmp-names');
+  names.replaceChildren();
+  for (const c of d.named || []) {
+    if (!c.did_you_mean || !c.did_you_mean.length) continue;
+    names.appendChild(didYouMean(c.agent, c.did_you_mean, (name) => replaceName(cmp.agents, c.agent, name),
+      'It is compared as the files name it.'));
+  }
+  show(names, names.childElementCount > 0);
   $('cmp-summary').textContent = d.summary.charAt(0).toUpperCase() + d.summary.slice(1) + '.' +
     (d.witnesses ? ' ' + plural(d.witnesses, 'witness path') + (d.urls ? ' and ' + plural(d.urls, 'URL') : '') + ' tested.' : '');
   $('cmp-summary').className = 'outcome' + (d.blocked > 0 ? ' bad' : d.changed ? '' : ' ok');
