@@ -101,14 +101,9 @@ type hostSlot struct {
 	users int        // holders and waiters
 }
 
-// acquire waits for one of n places at origin, to be given back with
-// release. A caller that gives up waiting takes no place. The slots of
-// origins nobody uses are forgotten when a shard holds many.
-func (p *pacer) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
-	return p.shard(origin).acquire(ctx, origin, n)
-}
-
-// acquire is pacer.acquire for an origin of shard sh.
+// acquire waits for one of n places at origin (of shard sh), to be given
+// back with release. A caller that gives up waiting takes no place. The
+// slots of origins nobody uses are forgotten when a shard holds many.
 func (sh *paceShard) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
 	sh.mu.Lock()
 	s := sh.slots[origin]
