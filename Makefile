@@ -113,7 +113,7 @@ bench-serve:
 # make mutate MUTATE_PKGS="internal/netguard robotsmeta" MUTATE_SERVER=.
 # It fails when a mutant lives that docs/mutation.md does not accept as
 # equivalent; the report is left in MUTATE_REPORT.
-MUTATE_PKGS ?= internal/netguard crawlers/identity robotsmeta robotsfetch audit robotstxt
+MUTATE_PKGS ?= internal/netguard crawlers/identity robotsmeta robotsmeta/internal/htmlscan@robotsmeta robotsfetch audit robotstxt
 MUTATE_REPORT ?= mutation-report.txt
 MUTATE_FLAGS ?=
 # The server's guard and limits are tested by the tests written for them:

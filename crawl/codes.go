@@ -1,33 +1,22 @@
 package crawl
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// Severity ranks a finding.
-type Severity uint8
+// Severity ranks a finding: the one severity of rep, robotstxt's, which
+// lint, policy and robotsmeta use too.
+type Severity = robotstxt.Severity
 
 // Severities, from least to most serious. A crawl with any finding at
 // Warning or above exits 1 from rep crawl.
 const (
-	Info Severity = iota
-	Warning
-	Error
+	Info    = robotstxt.Info
+	Warning = robotstxt.Warning
+	Error   = robotstxt.Error
 )
-
-var severityNames = [...]string{"info", "warning", "error"}
-
-// String returns info, warning or error.
-func (s Severity) String() string {
-	if int(s) < len(severityNames) {
-		return severityNames[s]
-	}
-	return fmt.Sprintf("severity(%d)", uint8(s))
-}
-
-// MarshalText encodes the severity as its String.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Code documents one kind of Finding. The table returned by Codes is the
 // one place a code is explained: rep crawl -explain prints it and

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -250,6 +251,25 @@ func TestMetaHeaderConflictNamesHeader(t *testing.T) {
 	for k, g := range got {
 		if _, ok := want[k]; !ok {
 			t.Errorf("unexpected %s: %q", k, g)
+		}
+	}
+}
+
+// TestFindingJSON: a finding's severity is written as its name, in
+// rep crawl -json and the web tester's crawl report.
+func TestFindingJSON(t *testing.T) {
+	f := Finding{Code: CodeSitemapNotOK, Severity: codeOf(CodeSitemapNotOK).Severity, URL: "https://example.com/a", Message: "m", Evidence: "e"}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"code":"sitemap-not-ok","severity":"` + f.Severity.String() + `","agent":"","url":"https://example.com/a","message":"m","evidence":"e"}`
+	if string(b) != want || f.Severity.String() == "" {
+		t.Errorf("%s, want %s", b, want)
+	}
+	for _, s := range []Severity{Info, Warning, Error} {
+		if b, _ := json.Marshal(s); string(b) != `"`+[]string{"info", "warning", "error"}[s]+`"` {
+			t.Errorf("%d: %s", s, b)
 		}
 	}
 }

@@ -286,7 +286,7 @@ func TestLintShadowedAgainstMatcher(t *testing.T) {
 				continue
 			}
 			var rule robotstxt.Rule
-			var agents []*robotstxt.Agent
+			var agents []*robotstxt.Matcher
 			for _, g := range f.Groups() {
 				for _, ru := range g.Rules {
 					if ru.Line == d.Line {
@@ -295,7 +295,7 @@ func TestLintShadowedAgainstMatcher(t *testing.T) {
 							if tok == "*" {
 								agents = append(agents, f.Star())
 							} else {
-								agents = append(agents, f.AgentExplicit(tok))
+								agents = append(agents, f.MatcherExplicit(tok))
 							}
 						}
 					}
@@ -606,13 +606,13 @@ func TestLintClaimsAgainstMatcher(t *testing.T) {
 		}
 		return robotstxt.Rule{}, nil
 	}
-	agentsFor := func(f *robotstxt.File, toks []string) []*robotstxt.Agent {
-		var as []*robotstxt.Agent
+	agentsFor := func(f *robotstxt.File, toks []string) []*robotstxt.Matcher {
+		var as []*robotstxt.Matcher
 		for _, tok := range toks {
 			if tok == "*" {
 				as = append(as, f.Star())
 			} else if tok != "" {
-				as = append(as, f.AgentExplicit(tok))
+				as = append(as, f.MatcherExplicit(tok))
 			}
 		}
 		return as

@@ -12,7 +12,7 @@ import (
 
 // reference extracts what Parse extracts, from the full WHATWG tree that
 // html.Parse builds (scripting enabled, template contents skipped). The
-// streaming extractor must agree with it on the documents below.
+// streaming scan (internal/htmlscan) must agree with it on the documents below.
 func reference(t *testing.T, doc string) (metas, regions, nocontent, links []string) {
 	t.Helper()
 	root, err := html.Parse(strings.NewReader(doc))
@@ -228,7 +228,7 @@ var treeLags = map[string]string{
 	`<span data-nosnippet>a<search>b</span>c`: "search is special",
 }
 
-// checkScans runs each document through the extractor and through the
+// checkScans runs each document through the scan and through the
 // reference tree builder: both must find want, which is worked out by hand
 // from the WHATWG tree-construction rules.
 func checkScans(t *testing.T, cases []scanCase) {
@@ -444,7 +444,7 @@ func TestIgnoredStartTags(t *testing.T) {
 	checkScans(t, cs)
 	// 511 divs and a template fill the 512 places of the stack: had the tag
 	// opened an element, </template> would close that instead. (x/net/html
-	// refuses documents this deep, so only the extractor is checked.)
+	// refuses documents this deep, so only the scan is checked.)
 	for _, n := range []string{"html", "head", "body", "frameset"} {
 		doc := strings.Repeat("<div>", 511) + `<template><` + n + `></template><meta name=robots content=noindex>`
 		if got := summary(streamed(t, doc)); got != "body noindex" {

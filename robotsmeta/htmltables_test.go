@@ -172,7 +172,7 @@ func TestSpecialElements(t *testing.T) {
 	cs = append(cs, scanCase{`<span data-nosnippet>a<table>b</span>c</table>d</span>e`, "[abcd]"})
 	cs = append(cs, scanCase{`<span data-nosnippet>a<template>b</span>c</template>d</span>e`, "[ad]"})
 	// A <b> in a table is foster-parented and the next table part
-	// clears it from the open elements (the extractor keeps it below): the
+	// clears it from the open elements (the scan keeps it below): the
 	// table part, being special, keeps </b> from reaching it.
 	cs = append(cs, scanCase{`<table><b><tr class=robots-nocontent></b><td>a</td></tr></table>`, "{a}"})
 	cs = append(cs, each(`<table><tr><b><X class=robots-nocontent></b>a</X></tr></table>`, "{a}",

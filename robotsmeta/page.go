@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/rep-toolkit/rep/robotstxt"
 )
 
 // SourceKind tells header fields from meta elements.
@@ -136,29 +138,16 @@ type Region struct {
 	Truncated bool
 }
 
-// Severity ranks a diagnostic.
-type Severity uint8
+// Severity ranks a diagnostic: the one severity of rep, robotstxt's,
+// which lint, policy and crawl use too.
+type Severity = robotstxt.Severity
 
-// Severities.
+// Severities, least first.
 const (
-	Info Severity = iota
-	Warning
-	Error
+	Info    = robotstxt.Info
+	Warning = robotstxt.Warning
+	Error   = robotstxt.Error
 )
-
-// String returns "info", "warning" or "error".
-func (s Severity) String() string {
-	switch s {
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return "info"
-}
-
-// MarshalText encodes the severity as its String.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Diagnostic is one lint finding. Line and Column locate it: the header
 // line number (Column is the byte offset in the value, 1-based) or the

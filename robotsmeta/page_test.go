@@ -165,3 +165,21 @@ func TestDiagnosticCap(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnosticJSON: a diagnostic's severity is written as its name, as
+// rep page -json and the crawl's findings show it.
+func TestDiagnosticJSON(t *testing.T) {
+	for sev, want := range map[robotsmeta.Severity]string{
+		robotsmeta.Info:    `{"severity":"info","code":"c","message":"m","line":2,"column":3}`,
+		robotsmeta.Warning: `{"severity":"warning","code":"c","message":"m","line":2,"column":3}`,
+		robotsmeta.Error:   `{"severity":"error","code":"c","message":"m","line":2,"column":3}`,
+	} {
+		b, err := json.Marshal(robotsmeta.Diagnostic{Severity: sev, Code: "c", Message: "m", Line: 2, Column: 3, Source: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want {
+			t.Errorf("%v: %s, want %s", sev, b, want)
+		}
+	}
+}

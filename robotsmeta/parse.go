@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rep-toolkit/rep/robotsmeta/internal/htmlscan"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
@@ -27,14 +28,13 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	o.defaults()
 	p := &Page{tdmHeader: TDMUnset, tdmMeta: TDMUnset, tdmHeaderSrc: -1, tdmMetaSrc: -1, contentUsageSrc: -1}
 	ct := p.readHeaders(lines, &o)
-	var settle func() bool
-	if o.Need&(NeedPolicy|NeedLinks|NeedNoSnippet) == 0 && o.Agent != "" {
-		settle = func() bool { return p.indexingSettled(o.Agent, o.Profile, o.Now) }
-		if settle() {
-			// The headers alone decide: the body need not be fetched.
-			p.Stop = StopSettled
-			return p, nil
-		}
+	// settle: the scan may stop once the indexing rules for o.Agent are
+	// settled.
+	settle := o.Need&(NeedPolicy|NeedLinks|NeedNoSnippet) == 0 && o.Agent != ""
+	if settle && p.indexingSettled(o.Agent, o.Profile, o.Now) {
+		// The headers alone decide: the body need not be fetched.
+		p.Stop = StopSettled
+		return p, nil
 	}
 	if body == nil {
 		return p, nil
@@ -56,15 +56,23 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	}
 	z := html.NewTokenizer(r)
 	z.SetMaxBuf(o.MaxToken)
-	e := &extractor{p: p, o: &o, z: z, links: o.Need&NeedLinks != 0,
-		snippets: o.Need&NeedNoSnippet != 0, settle: settle}
-	err = e.run()
+	e := &scan{p: p, o: o, settle: settle}
+	e.s = *htmlscan.New(z, e, htmlscan.Options{Links: o.Need&NeedLinks != 0, Snippets: o.Need&NeedNoSnippet != 0,
+		MaxRegions: o.MaxRegions, MaxRegionText: o.MaxRegionText})
+	err = e.s.Run()
+	line, col := e.s.Pos()
+	if errors.Is(err, html.ErrBufferExceeded) {
+		p.Stop = StopToken
+		p.diag(Warning, "limit-token", line, col, -1,
+			"stopped reading: one token is larger than %d bytes", o.MaxToken)
+		err = nil
+	}
 	p.BytesRead = cr.n
-	if e.stopped {
+	if e.s.Stopped() {
 		p.Stop = StopSettled
 	} else if cr.hit && p.Stop == StopEOF {
 		p.Stop = StopMaxBytes
-		p.diag(Warning, "limit-bytes", e.line, e.col, -1,
+		p.diag(Warning, "limit-bytes", line, col, -1,
 			"stopped after %d bytes (Options.MaxBytes): rules after this point are not seen, as an engine with this limit would not see them", o.MaxBytes)
 	}
 	if e.dropped.links > 0 {
@@ -73,8 +81,8 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	if e.dropped.sources > 0 {
 		p.diag(Info, "limit-sources", 0, 0, -1, "%d meta elements beyond the first %d not read", e.dropped.sources, o.MaxSources)
 	}
-	if e.dropped.regions > 0 {
-		p.diag(Info, "limit-regions", 0, 0, -1, "%d snippet regions beyond the first %d not kept", e.dropped.regions, o.MaxRegions)
+	if n := e.s.Dropped(); n > 0 {
+		p.diag(Info, "limit-regions", 0, 0, -1, "%d snippet regions beyond the first %d not kept", n, o.MaxRegions)
 	}
 	if err != nil {
 		return p, fmt.Errorf("robotsmeta: reading body at byte %d: %w", cr.n, err)
@@ -188,91 +196,93 @@ var knownCrawlers = map[string]bool{
 	"yeti": true, "gptbot": true, "ccbot": true, "claudebot": true, "perplexitybot": true,
 }
 
-func (e *extractor) meta(at attrs) {
+// meta reads a <meta> element and reports whether the scan may stop: the
+// page's indexing rules for Options.Agent are settled.
+func (e *scan) meta(at htmlscan.Attrs) (stop bool) {
 	p := e.p
-	inBody := e.mode == modeInBody
-	if he := strings.TrimSpace(at.httpEquiv); strings.EqualFold(he, "x-robots-tag") || strings.EqualFold(he, "robots") {
-		p.diag(Warning, "http-equiv", e.line, e.col, -1,
+	inBody := e.s.InBody()
+	line, col := e.s.Pos()
+	if he := strings.TrimSpace(at.HTTPEquiv); strings.EqualFold(he, "x-robots-tag") || strings.EqualFold(he, "robots") {
+		p.diag(Warning, "http-equiv", line, col, -1,
 			"<meta http-equiv=%q> is not read by any engine (none documents it): send a real X-Robots-Tag header or use <meta name=\"robots\">", he)
 	}
-	if !at.hasName && strings.EqualFold(strings.TrimSpace(at.property), "robots") {
-		p.diag(Warning, "property-robots", e.line, e.col, -1,
+	if !at.HasName && strings.EqualFold(strings.TrimSpace(at.Property), "robots") {
+		p.diag(Warning, "property-robots", line, col, -1,
 			"<meta property=\"robots\"> is not read by any engine: use name=\"robots\"")
 	}
-	if !at.hasName {
-		return
+	if !at.HasName {
+		return false
 	}
-	lname := strings.ToLower(strings.TrimSpace(at.name))
+	lname := strings.ToLower(strings.TrimSpace(at.Name))
 	switch lname {
 	case "tdm-reservation":
-		src := p.addSource(Source{Kind: FromMeta, Name: at.name, Value: at.content, Line: e.line, Column: e.col, InBody: inBody})
-		if t, ok := parseTDM(at.content); ok {
+		src := p.addSource(Source{Kind: FromMeta, Name: at.Name, Value: at.Content, Line: line, Column: col, InBody: inBody})
+		if t, ok := parseTDM(at.Content); ok {
 			p.tdmMeta, p.tdmMetaSrc = t, src
 		} else {
-			p.diag(Warning, "tdm-invalid", e.line, e.col, src, "tdm-reservation %q: only 0 or 1 are valid; treated as unset (TDMRep)", at.content)
+			p.diag(Warning, "tdm-invalid", line, col, src, "tdm-reservation %q: only 0 or 1 are valid; treated as unset (TDMRep)", at.Content)
 		}
-		return
+		return false
 	case "tdm-policy":
-		src := p.addSource(Source{Kind: FromMeta, Name: at.name, Value: at.content, Line: e.line, Column: e.col, InBody: inBody})
-		p.TDMPolicy = strings.TrimSpace(at.content)
+		src := p.addSource(Source{Kind: FromMeta, Name: at.Name, Value: at.Content, Line: line, Column: col, InBody: inBody})
+		p.TDMPolicy = strings.TrimSpace(at.Content)
 		if p.tdmMetaSrc < 0 {
 			p.tdmMetaSrc = src
 		}
-		return
+		return false
 	case "description", "keywords", "viewport", "author", "generator", "theme-color",
 		"referrer", "format-detection", "application-name", "color-scheme":
-		return
+		return false
 	}
 	robotsish := lname == "robots" || lname == "robot" || lname == "google" || knownCrawlers[lname] ||
 		(e.o.Agent != "" && strings.EqualFold(lname, agentToken(e.o.Agent)))
 	if len(p.Sources) >= e.o.MaxSources {
 		e.dropped.sources++
-		return
+		return false
 	}
-	src := p.addSource(Source{Kind: FromMeta, Name: at.name, Value: at.content, Line: e.line, Column: e.col, InBody: inBody})
+	src := p.addSource(Source{Kind: FromMeta, Name: at.Name, Value: at.Content, Line: line, Column: col, InBody: inBody})
 	scope := lname
 	if lname == "robots" {
 		scope = ""
 	}
 	first := len(p.Rules)
-	n := p.parseRuleList(at.content, listCtx{scope: scope, src: src, line: e.line, col: e.col, lint: robotsish, now: e.o.Now, agent: e.o.Agent, prof: e.o.Profile})
+	n := p.parseRuleList(at.Content, listCtx{scope: scope, src: src, line: line, col: col, lint: robotsish, now: e.o.Now, agent: e.o.Agent, prof: e.o.Profile})
 	if n == 0 && !robotsish {
 		p.Sources = p.Sources[:src]
-		return
+		return false
 	}
 	if robotsish {
 		e.lintMeta(at, lname, src, inBody, p.Rules[first:])
 	}
-	if e.settle != nil && e.settle() {
-		e.stopped = true
-	}
+	return e.settle && p.indexingSettled(e.o.Agent, e.o.Profile, e.o.Now)
 }
 
-func (e *extractor) lintMeta(at attrs, lname string, src int, inBody bool, rules []Rule) {
+func (e *scan) lintMeta(at htmlscan.Attrs, lname string, src int, inBody bool, rules []Rule) {
 	p := e.p
-	if !at.hasContent {
-		p.diag(Warning, "missing-content", e.line, e.col, src, "<meta name=%q> has no content attribute", at.name)
+	line, col := e.s.Pos()
+	if !at.HasContent {
+		p.diag(Warning, "missing-content", line, col, src, "<meta name=%q> has no content attribute", at.Name)
 	}
 	switch lname {
 	case "robot":
-		p.diag(Warning, "meta-name-robot", e.line, e.col, src,
+		p.diag(Warning, "meta-name-robot", line, col, src,
 			"name=\"robot\" is not documented; Google has been observed to honour it (applied in the google profile only): write name=\"robots\"")
 	case "google":
 		for _, r := range rules {
 			if r.Directive != NoTranslate && r.Directive != NoSitelinksSearchBox {
-				p.diag(Warning, "meta-name-google", e.line, e.col, src,
+				p.diag(Warning, "meta-name-google", line, col, src,
 					"name=\"google\" is not a crawler name: Google reads it only for notranslate and nositelinkssearchbox, so %s is ignored; use name=\"robots\" or name=\"googlebot\"", r.Directive)
 				break
 			}
 		}
 	}
 	if inBody {
-		if !e.explicit && e.closedBy != "" {
-			p.diag(Warning, "meta-in-body", e.line, e.col, src,
+		if by, byLine, byCol := e.s.ImpliedBody(); by != "" {
+			p.diag(Warning, "meta-in-body", line, col, src,
 				"this robots meta is in <body>: %s at %d:%d ended <head> early; Google reads body metas, crawlers that stop at </head> (Nutch, StormCrawler) miss it",
-				e.closedBy, e.closedAt[0], e.closedAt[1])
+				by, byLine, byCol)
 		} else {
-			p.diag(Info, "meta-in-body", e.line, e.col, src,
+			p.diag(Info, "meta-in-body", line, col, src,
 				"this robots meta is in <body>: Google reads it, crawlers that stop at </head> (Nutch, StormCrawler) miss it; move it into <head>")
 		}
 	}

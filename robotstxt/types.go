@@ -231,6 +231,9 @@ func (s Severity) String() string {
 	return "Severity(" + itoa(int(s)) + ")"
 }
 
+// MarshalText encodes the severity as its String, so JSON says "warning".
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // Diagnostic is a problem found while parsing. Parsing never fails: each
 // diagnostic says what was done with the line (used, cut, ignored).
 type Diagnostic struct {

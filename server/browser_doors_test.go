@@ -327,7 +327,10 @@ func TestBrowserDoors(t *testing.T) {
 			paste("#robots", "User-agent: *\nDisallow: /x\n\nUser-agent: Googlebot\nDisallow: /g\n"),
 			paste("#urls", "/g"),
 			retype("#agent", "Googlebto"),
-			waitJS(`document.getElementById('did-you-mean') !== null`),
+			// Keys are sent one by one and each edit asks again: wait for
+			// the answer to the whole name, not to a prefix of it
+			// ("Googleb" is misspelt too).
+			waitJS(`document.getElementById('did-you-mean')?.textContent.includes('“Googlebto”')`),
 		)
 		if got := text(t, ctx, "#did-you-mean"); !strings.Contains(got, "Unknown crawler “Googlebto” — did you mean Googlebot?") {
 			t.Errorf("did you mean %q", got)

@@ -6,7 +6,10 @@
 //
 //	go run ./internal/mutate [-exclude regexp] [-only regexp] [-run regexp] [-o report.txt] dir...
 //
-// Each dir is a package directory; dir/file.go limits it to one file. The
+// Each dir is a package directory; dir/file.go limits it to one file.
+// dir@testdir mutates dir and runs the tests of testdir, for a package
+// tested through the one that uses it (robotsmeta/internal/htmlscan by
+// robotsmeta's tests): coverage is then measured on dir (-coverpkg). The
 // mutants are:
 //
 //	boundary   <  <=  >  >= swapped for their neighbour (< to <=, ...)
@@ -31,7 +34,7 @@
 // compile are not viable. A mutant whose
 // tests pass lived; docs/mutation.md lists the ones accepted as equivalent
 // (no test can tell them from the original), by the ID this command
-// prints. The score of a package is killed / (killed + lived), equivalent
+// prints; -rekey follows the IDs of accepted mutants whose code moved. The score of a package is killed / (killed + lived), equivalent
 // mutants left out.
 package main
 
@@ -75,9 +78,20 @@ func main() {
 	out := flag.String("o", "", "also write the report to this file")
 	equiv := flag.String("equivalent", "docs/mutation.md", "file listing accepted equivalent mutants as lines \"- `ID`: reason\"")
 	dry := flag.Bool("n", false, "list the mutants without running them")
+	rekeyIDs := flag.Bool("rekey", false, "re-key the accepted mutants of -equivalent whose ID code has moved, and list those it cannot (no dir needed)")
 	workers := flag.Int("workers", 2, "mutants tested at once")
 	runFilter := flag.String("run", "", "use only the tests whose name matches this regexp (a mutant no such test reaches is not covered)")
 	flag.Parse()
+	if *rekeyIDs {
+		lost, err := rekey(*equiv, os.Stdout)
+		if err != nil {
+			fatal(err)
+		}
+		if lost > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: mutate [flags] dir...")
 		os.Exit(2)
@@ -106,12 +120,11 @@ func main() {
 	}
 	failed := false
 	for _, arg := range flag.Args() {
-		dir, files := arg, []string(nil)
-		if strings.HasSuffix(arg, ".go") {
-			dir, files = filepath.Dir(arg), []string{arg}
-		}
-		dir = filepath.Clean(dir)
-		if files == nil {
+		dir, file, testDir := splitArg(arg)
+		var files []string
+		if file != "" {
+			files = []string{file}
+		} else {
 			var err error
 			files, err = goFiles(dir)
 			if err != nil {
@@ -140,7 +153,7 @@ func main() {
 			continue
 		}
 		start := time.Now()
-		cover, base, err := coverage(dir, runRE)
+		cover, base, err := coverage(dir, testDir, runRE)
 		if err != nil {
 			fatal(fmt.Errorf("%s: the tests must pass before mutating: %v", dir, err))
 		}
@@ -167,7 +180,7 @@ func main() {
 						continue
 					}
 					args, timeout := cover.args(sel)
-					results[i] <- run(dir, ms[i], args, timeout)
+					results[i] <- run(testDir, ms[i], args, timeout)
 				}
 			}()
 		}
@@ -229,6 +242,22 @@ func main() {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "mutate:", err)
 	os.Exit(2)
+}
+
+// splitArg reads a command-line argument, dir, dir/file.go or either with
+// @testdir: the package mutated, the one file (or ""), and the package
+// whose tests run (dir itself without @).
+func splitArg(arg string) (dir, file, testDir string) {
+	arg, testDir, _ = strings.Cut(arg, "@")
+	dir = arg
+	if strings.HasSuffix(arg, ".go") {
+		dir, file = filepath.Dir(arg), arg
+	}
+	dir = filepath.Clean(dir)
+	if testDir == "" {
+		testDir = dir
+	}
+	return dir, file, filepath.Clean(testDir)
 }
 
 // goFiles lists the package's non-test Go files for this platform.
@@ -297,6 +326,11 @@ func mutants(path string) ([]mutant, error) {
 	if err != nil {
 		return nil, err
 	}
+	return mutantsOf(path, src)
+}
+
+// mutantsOf lists every mutant of src, the text of the file at path.
+func mutantsOf(path string, src []byte) ([]mutant, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -471,10 +505,10 @@ func (p profile) args(s selection) ([]string, time.Duration) {
 	return []string{"-run=^(?:" + strings.Join(names, "|") + ")$"}, max(minTimeout, 20*took)
 }
 
-// coverage builds the package's test binary with coverage once, runs each
-// top-level test alone with a coverage profile and returns, per block, the
-// tests that ran it, with the time the whole run took.
-func coverage(dir string, filter *regexp.Regexp) (profile, time.Duration, error) {
+// coverage builds testDir's test binary with coverage of dir once, runs
+// each top-level test alone with a coverage profile and returns, per block
+// of dir, the tests that ran it, with the time the whole run took.
+func coverage(dir, testDir string, filter *regexp.Regexp) (profile, time.Duration, error) {
 	tmp, err := os.MkdirTemp("", "mutate-cover-*")
 	if err != nil {
 		return profile{}, 0, err
@@ -482,11 +516,11 @@ func coverage(dir string, filter *regexp.Regexp) (profile, time.Duration, error)
 	defer os.RemoveAll(tmp)
 	start := time.Now()
 	bin := filepath.Join(tmp, "pkg.test")
-	if out, err := exec.Command("go", "test", "-c", "-cover", "-covermode=set", "-vet=off", "-o", bin, "./"+dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "test", "-c", "-cover", "-covermode=set", "-coverpkg=./"+dir, "-vet=off", "-o", bin, "./"+testDir).CombinedOutput(); err != nil {
 		return profile{}, 0, fmt.Errorf("%v\n%s", err, out)
 	}
 	list := exec.Command(bin, "-test.list", ".*")
-	list.Dir = dir
+	list.Dir = testDir
 	out, err := list.Output()
 	if err != nil {
 		return profile{}, 0, fmt.Errorf("listing tests: %v", err)
@@ -504,7 +538,7 @@ func coverage(dir string, filter *regexp.Regexp) (profile, time.Duration, error)
 		}
 		cp := filepath.Join(tmp, "cover.out")
 		cmd := exec.Command(bin, "-test.run=^"+regexp.QuoteMeta(name)+"$", "-test.count=1", "-test.coverprofile="+cp)
-		cmd.Dir = dir
+		cmd.Dir = testDir
 		t0 := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return profile{}, 0, fmt.Errorf("%s alone: %v\n%s", name, err, out)
@@ -556,7 +590,8 @@ func readProfile(name, prefix string, f func(file string, pos [4]int, count int)
 	return sc.Err()
 }
 
-// run tests one mutant through an overlay and says what became of it.
+// run tests one mutant through an overlay with the tests of dir and says
+// what became of it.
 func run(dir string, m mutant, args []string, timeout time.Duration) string {
 	src, err := os.ReadFile(m.file)
 	if err != nil {

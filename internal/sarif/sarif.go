@@ -63,11 +63,21 @@ type Config struct {
 
 // Result is one finding.
 type Result struct {
-	RuleID    string     `json:"ruleId"`
-	RuleIndex int        `json:"ruleIndex"`
-	Level     string     `json:"level"`
-	Message   Text       `json:"message"`
-	Locations []Location `json:"locations"`
+	RuleID       string        `json:"ruleId"`
+	RuleIndex    int           `json:"ruleIndex"`
+	Level        string        `json:"level"`
+	Message      Text          `json:"message"`
+	Locations    []Location    `json:"locations"`
+	Suppressions []Suppression `json:"suppressions,omitempty"`
+}
+
+// Suppression is SARIF 2.1.0 §3.35: a result accepted, kind inSource
+// for a comment in the file, external for a list kept elsewhere (a
+// baseline).
+type Suppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification"`
 }
 
 // Location is where a result is.

@@ -1,7 +1,7 @@
-package robotsmeta
+package htmlscan
 
 // The element categories of the WHATWG tree-construction rules (HTML
-// Living Standard §13.2.6) that the extractor in html.go applies.
+// Living Standard §13.2.6) that the Scanner in scan.go applies.
 
 import "golang.org/x/net/html/atom"
 

@@ -1,4 +1,12 @@
-package robotsmeta
+// Package htmlscan reads an HTML document as a stream of tokens and keeps
+// the part of WHATWG tree construction (HTML Living Standard §13.2) that
+// decides where elements end: the stack of open elements, head versus
+// body, template contents, foreign content (SVG, MathML), tables and
+// their scopes. It builds no tree, so memory does not grow with the
+// document. It reports <meta>, <a>/<area> links, <base> and the text of
+// snippet regions (data-nosnippet, robots-nocontent) to a Handler: it is
+// the HTML reader of package robotsmeta, which decides what they mean.
+package htmlscan
 
 import (
 	"bytes"
@@ -12,10 +20,10 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// maxDepth bounds the open-element stack. Browsers bound it too: Blink's
+// MaxDepth bounds the open-element stack. Browsers bound it too: Blink's
 // parser stops nesting at 512 (kMaximumHTMLParserDOMTreeDepth). Deeper
 // elements are counted, not kept, so memory stays bounded on hostile input.
-const maxDepth = 512
+const MaxDepth = 512
 
 const (
 	nsHTML uint8 = iota
@@ -49,8 +57,8 @@ type regionState struct {
 	truncated bool
 }
 
-// extractor walks the token stream of x/net/html's tokenizer and keeps the
-// part of WHATWG tree construction that decides what this package reports:
+// Scanner walks the token stream of x/net/html's tokenizer and keeps the
+// part of WHATWG tree construction that decides what it reports:
 // which elements are open (so that a data-nosnippet region ends where a
 // browser ends it), whether we are in <head> or <body>, <template>
 // contents (inert: skipped) and foreign content (<svg>, <math>), where
@@ -59,16 +67,16 @@ type regionState struct {
 // scripting enabled, iframe, noembed, noframes, xmp, plaintext) and comments
 // hide their contents from it, as they do from a browser. It does not build
 // a tree, so memory does not grow with the document.
-type extractor struct {
-	p *Page
-	o *Options
+type Scanner struct {
+	h Handler
+	o Options
 	z *html.Tokenizer
 
 	line, col   int // 1-based position of the current token
 	stack       []elem
-	overflow    int // elements nested beyond maxDepth
+	overflow    int // elements nested beyond MaxDepth
 	templates   int // open <template> elements: their contents are inert
-	ovTemplates int // of which beyond maxDepth
+	ovTemplates int // of which beyond MaxDepth
 	mode        int
 	explicit    bool   // <body> tag seen
 	frameset    bool   // <frameset> before <body>: a frameset document
@@ -78,8 +86,8 @@ type extractor struct {
 
 	links, snippets bool
 	dns, noc        regionState
-	dropped         struct{ links, sources, regions int }
-	settle          func() bool
+	kept            [2]int // regions of each Kind reported
+	dropped         int    // regions past Options.MaxRegions
 	stopped         bool
 }
 
@@ -105,7 +113,7 @@ func span(raw []byte) (lines, tail int) {
 	return lines, tail
 }
 
-func (e *extractor) advance(lines, tail, n int) {
+func (e *Scanner) advance(lines, tail, n int) {
 	if lines > 0 {
 		e.line += lines
 		e.col = tail + 1
@@ -114,7 +122,7 @@ func (e *extractor) advance(lines, tail, n int) {
 	}
 }
 
-func (e *extractor) run() error {
+func (e *Scanner) Run() error {
 	e.line, e.col = 1, 1
 	e.dns.depth, e.noc.depth = -1, -1
 	for !e.stopped {
@@ -126,12 +134,6 @@ func (e *extractor) run() error {
 		case html.ErrorToken:
 			err := e.z.Err()
 			e.finish()
-			if errors.Is(err, html.ErrBufferExceeded) {
-				e.p.Stop = StopToken
-				e.p.diag(Warning, "limit-token", e.line, e.col, -1,
-					"stopped reading: one token is larger than %d bytes", e.o.MaxToken)
-				return nil
-			}
 			if err == nil || errors.Is(err, io.EOF) {
 				return nil
 			}
@@ -149,11 +151,11 @@ func (e *extractor) run() error {
 	return nil
 }
 
-func (e *extractor) finish() {
+func (e *Scanner) finish() {
 	e.popTo(0)
 }
 
-func (e *extractor) top() (elem, bool) {
+func (e *Scanner) top() (elem, bool) {
 	if len(e.stack) == 0 {
 		return elem{}, false
 	}
@@ -162,7 +164,7 @@ func (e *extractor) top() (elem, bool) {
 
 // inForeign reports whether the current node is SVG or MathML content that
 // is not an HTML integration point.
-func (e *extractor) inForeign() bool {
+func (e *Scanner) inForeign() bool {
 	t, ok := e.top()
 	if !ok || t.ns == nsHTML || e.overflow > 0 {
 		return false
@@ -177,7 +179,7 @@ func (e *extractor) inForeign() bool {
 	return true
 }
 
-func (e *extractor) text() {
+func (e *Scanner) text() {
 	t := e.z.Text()
 	// Text that is not blank ends a colgroup that is the current node and,
 	// outside raw text and templates, opens <body>. In the body, where
@@ -206,7 +208,7 @@ func (e *extractor) text() {
 
 // addText appends t to the region with whitespace runs collapsed, as the
 // vectors' nosnippet_text does.
-func (e *extractor) addText(r *regionState, t []byte) {
+func (e *Scanner) addText(r *regionState, t []byte) {
 	for len(t) > 0 && !r.truncated {
 		c, size := rune(t[0]), 1
 		if c >= utf8.RuneSelf {
@@ -234,7 +236,7 @@ func (e *extractor) addText(r *regionState, t []byte) {
 	}
 }
 
-func (e *extractor) openBody(by string) {
+func (e *Scanner) openBody(by string) {
 	if e.mode == modeInBody {
 		return
 	}
@@ -244,15 +246,15 @@ func (e *extractor) openBody(by string) {
 	}
 }
 
-// attrs holds the attributes the extractor reads; the tokenizer already
+// Attrs holds the attributes the Scanner reads; the tokenizer already
 // keeps only the first of duplicate attributes and decodes references.
-type attrs struct {
-	name, content, httpEquiv, property, href, rel, class string
-	hasName, hasContent, hasHref, nosnippet, fontBreak   bool
+type Attrs struct {
+	Name, Content, HTTPEquiv, Property, Href, Rel, Class string
+	HasName, HasContent, HasHref, NoSnippet, FontBreak   bool
 }
 
-func (e *extractor) readAttrs() attrs {
-	var a attrs
+func (e *Scanner) readAttrs() Attrs {
+	var a Attrs
 	for {
 		k, v, more := e.z.TagAttr()
 		if k == nil && !more {
@@ -260,23 +262,23 @@ func (e *extractor) readAttrs() attrs {
 		}
 		switch string(k) {
 		case "name":
-			a.name, a.hasName = string(v), true
+			a.Name, a.HasName = string(v), true
 		case "content":
-			a.content, a.hasContent = string(v), true
+			a.Content, a.HasContent = string(v), true
 		case "http-equiv":
-			a.httpEquiv = string(v)
+			a.HTTPEquiv = string(v)
 		case "property":
-			a.property = string(v)
+			a.Property = string(v)
 		case "href":
-			a.href, a.hasHref = string(v), true
+			a.Href, a.HasHref = string(v), true
 		case "rel":
-			a.rel = string(v)
+			a.Rel = string(v)
 		case "class":
-			a.class = string(v)
+			a.Class = string(v)
 		case "data-nosnippet":
-			a.nosnippet = true
+			a.NoSnippet = true
 		case "color", "face", "size":
-			a.fontBreak = true
+			a.FontBreak = true
 		}
 		if !more {
 			break
@@ -289,7 +291,7 @@ func (e *extractor) readAttrs() attrs {
 // into buf, without the allocation Tokenizer.TagName makes. Names with a
 // NUL (which the tokenizer maps to U+FFFD) or longer than buf fall back to
 // TagName.
-func (e *extractor) tagName(raw []byte, buf *[32]byte) []byte {
+func (e *Scanner) tagName(raw []byte, buf *[32]byte) []byte {
 	i := 1
 	if i < len(raw) && raw[i] == '/' {
 		i++
@@ -334,11 +336,11 @@ func containsFold(b []byte, w string) bool {
 	return false
 }
 
-func (e *extractor) startTag(raw []byte, selfClosing bool) {
+func (e *Scanner) startTag(raw []byte, selfClosing bool) {
 	var buf [32]byte
 	nameB := e.tagName(raw, &buf)
 	a := atom.Lookup(nameB)
-	var at attrs
+	var at Attrs
 	switch {
 	case a == atom.Meta, a == atom.A, a == atom.Area, a == atom.Base, a == atom.Font,
 		e.snippets && (containsFold(raw, "data-nosnippet") || containsFold(raw, "robots-nocontent")):
@@ -346,7 +348,7 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 		at = e.readAttrs()
 	}
 	if e.inForeign() {
-		if !breakout(a) && !(a == atom.Font && at.fontBreak) {
+		if !breakout(a) && !(a == atom.Font && at.FontBreak) {
 			ns := e.stack[len(e.stack)-1].ns
 			if !selfClosing {
 				e.push(elem{a: a, name: tagName(a, nameB), ns: ns}, at)
@@ -490,14 +492,16 @@ func (e *extractor) startTag(raw []byte, selfClosing bool) {
 	if e.templates == 0 {
 		switch a {
 		case atom.Meta:
-			e.meta(at)
+			if e.h.Meta(e, at) {
+				e.stopped = true
+			}
 		case atom.A, atom.Area:
-			if at.hasHref && e.links {
-				e.link(at)
+			if at.HasHref && e.links {
+				e.h.Link(e, at)
 			}
 		case atom.Base:
-			if at.hasHref && e.p.Base == "" {
-				e.p.Base = at.href
+			if at.HasHref {
+				e.h.Base(at.Href)
 			}
 		}
 	}
@@ -514,11 +518,10 @@ func tagName(a atom.Atom, b []byte) string {
 	return string(b)
 }
 
-func (e *extractor) push(el elem, at attrs) {
-	if len(e.stack) >= maxDepth {
+func (e *Scanner) push(el elem, at Attrs) {
+	if len(e.stack) >= MaxDepth {
 		if e.overflow == 0 {
-			e.p.diag(Info, "limit-depth", e.line, e.col, -1,
-				"elements nested deeper than %d: deeper elements are counted, not tracked, and may close early", maxDepth)
+			e.h.TooDeep(e)
 		}
 		e.overflow++
 		if el.is(atom.Template) {
@@ -534,28 +537,28 @@ func (e *extractor) push(el elem, at attrs) {
 	if !e.snippets || e.templates > 0 {
 		return
 	}
-	if !e.dns.open && at.nosnippet && el.ns == nsHTML && (el.a == atom.Span || el.a == atom.Div || el.a == atom.Section) {
+	if !e.dns.open && at.NoSnippet && el.ns == nsHTML && (el.a == atom.Span || el.a == atom.Div || el.a == atom.Section) {
 		e.openRegion(&e.dns, el)
 	}
-	if !e.noc.open && at.class != "" && hasToken(at.class, "robots-nocontent") {
+	if !e.noc.open && at.Class != "" && HasToken(at.Class, "robots-nocontent") {
 		e.openRegion(&e.noc, el)
 	}
 }
 
-// depth is the nesting depth, counting elements beyond maxDepth.
-func (e *extractor) depth() int { return len(e.stack) + e.overflow }
+// depth is the nesting depth, counting elements beyond MaxDepth.
+func (e *Scanner) depth() int { return len(e.stack) + e.overflow }
 
 // closeRegionsAbove closes the regions whose element is deeper than d.
-func (e *extractor) closeRegionsAbove(d int) {
+func (e *Scanner) closeRegionsAbove(d int) {
 	if e.dns.open && e.dns.depth > d {
-		e.closeRegion(&e.dns, &e.p.NoSnippet)
+		e.closeRegion(&e.dns, NoSnippet)
 	}
 	if e.noc.open && e.noc.depth > d {
-		e.closeRegion(&e.noc, &e.p.NoContent)
+		e.closeRegion(&e.noc, NoContent)
 	}
 }
 
-func (e *extractor) openRegion(r *regionState, el elem) {
+func (e *Scanner) openRegion(r *regionState, el elem) {
 	tag := el.name
 	if el.a != 0 {
 		tag = el.a.String()
@@ -563,19 +566,20 @@ func (e *extractor) openRegion(r *regionState, el elem) {
 	*r = regionState{open: true, depth: e.depth(), tag: tag, line: e.line, col: e.col, buf: r.buf[:0]}
 }
 
-func (e *extractor) closeRegion(r *regionState, out *[]Region) {
+func (e *Scanner) closeRegion(r *regionState, k Kind) {
 	r.open = false
-	if len(*out) >= e.o.MaxRegions {
-		e.dropped.regions++
+	if e.kept[k] >= e.o.MaxRegions {
+		e.dropped++
 		return
 	}
-	*out = append(*out, Region{Tag: r.tag, Text: string(r.buf), Line: r.line, Column: r.col, Truncated: r.truncated})
+	e.kept[k]++
+	e.h.Region(k, Region{Tag: r.tag, Text: string(r.buf), Line: r.line, Column: r.col, Truncated: r.truncated})
 }
 
 // popTo shrinks the stack to n elements, closing regions that end.
-func (e *extractor) popTo(n int) {
+func (e *Scanner) popTo(n int) {
 	if n < len(e.stack) && e.overflow > 0 {
-		// Everything beyond maxDepth was inside the popped elements.
+		// Everything beyond MaxDepth was inside the popped elements.
 		e.templates -= e.ovTemplates
 		e.overflow, e.ovTemplates = 0, 0
 	}
@@ -594,7 +598,7 @@ func (e *extractor) popTo(n int) {
 }
 
 // popThrough pops up to and including the topmost HTML element a.
-func (e *extractor) popThrough(a atom.Atom) {
+func (e *Scanner) popThrough(a atom.Atom) {
 	for i := len(e.stack) - 1; i >= 0; i-- {
 		if e.stack[i].is(a) {
 			e.popTo(i)
@@ -604,7 +608,7 @@ func (e *extractor) popThrough(a atom.Atom) {
 }
 
 // inScope implements "has an element in (button, list item, table) scope".
-func (e *extractor) inScope(a atom.Atom, k scopeKind) bool {
+func (e *Scanner) inScope(a atom.Atom, k scopeKind) bool {
 	for i := len(e.stack) - 1; i >= 0; i-- {
 		el := e.stack[i]
 		if el.is(a) {
@@ -617,7 +621,7 @@ func (e *extractor) inScope(a atom.Atom, k scopeKind) bool {
 	return false
 }
 
-func (e *extractor) closeListItem(a, b atom.Atom) {
+func (e *Scanner) closeListItem(a, b atom.Atom) {
 	for i := len(e.stack) - 1; i >= 0; i-- {
 		el := e.stack[i]
 		if el.is(a) || el.is(b) {
@@ -630,7 +634,7 @@ func (e *extractor) closeListItem(a, b atom.Atom) {
 	}
 }
 
-func (e *extractor) closeCell() {
+func (e *Scanner) closeCell() {
 	for i := len(e.stack) - 1; i >= 0; i-- {
 		el := e.stack[i]
 		if el.is(atom.Td) || el.is(atom.Th) {
@@ -643,12 +647,12 @@ func (e *extractor) closeCell() {
 	}
 }
 
-func (e *extractor) endTag(raw []byte) {
+func (e *Scanner) endTag(raw []byte) {
 	var buf [32]byte
 	nameB := e.tagName(raw, &buf)
 	a := atom.Lookup(nameB)
 	if e.overflow > 0 {
-		// Beyond maxDepth, an end tag closes the deepest counted element.
+		// Beyond MaxDepth, an end tag closes the deepest counted element.
 		if a == atom.Template && e.ovTemplates > 0 {
 			e.ovTemplates--
 			e.templates--
@@ -738,12 +742,12 @@ func (e *extractor) endTag(raw []byte) {
 }
 
 // inTable reports whether a table or template element is open.
-func (e *extractor) inTable() bool {
+func (e *Scanner) inTable() bool {
 	return e.open(atom.Table) || e.open(atom.Template)
 }
 
 // open reports whether an HTML element a is open.
-func (e *extractor) open(a atom.Atom) bool {
+func (e *Scanner) open(a atom.Atom) bool {
 	for i := len(e.stack) - 1; i >= 0; i-- {
 		if e.stack[i].is(a) {
 			return true
@@ -755,7 +759,7 @@ func (e *extractor) open(a atom.Atom) bool {
 // leaveColgroup closes a colgroup that is the current node: it holds only
 // col, template and whitespace, and anything else ends it (WHATWG "in
 // column group", "anything else").
-func (e *extractor) leaveColgroup() {
+func (e *Scanner) leaveColgroup() {
 	if t, ok := e.top(); ok && t.is(atom.Colgroup) {
 		e.popTo(len(e.stack) - 1)
 	}
@@ -766,7 +770,7 @@ func (e *extractor) leaveColgroup() {
 // inside it: later content still goes into the form's open descendants, so
 // the form stays in the stack as an anonymous element that no rule matches,
 // and a region on it ends when those descendants close.
-func (e *extractor) endForm() {
+func (e *Scanner) endForm() {
 	if e.templates == 0 {
 		if !e.formOpen {
 			return
@@ -791,7 +795,7 @@ func (e *extractor) endForm() {
 
 // impliedEndTags pops the elements WHATWG "generate implied end tags"
 // closes.
-func (e *extractor) impliedEndTags() {
+func (e *Scanner) impliedEndTags() {
 	for {
 		t, ok := e.top()
 		if !ok || t.ns != nsHTML {
@@ -806,9 +810,9 @@ func (e *extractor) impliedEndTags() {
 	}
 }
 
-// hasToken reports whether the space-separated list s holds tok, ignoring
+// HasToken reports whether the space-separated list s holds tok, ignoring
 // ASCII case.
-func hasToken(s, tok string) bool {
+func HasToken(s, tok string) bool {
 	for len(s) > 0 {
 		i := strings.IndexAny(s, " \t\n\r\f")
 		w := s
@@ -822,28 +826,4 @@ func hasToken(s, tok string) bool {
 		}
 	}
 	return false
-}
-
-func (e *extractor) link(at attrs) {
-	if len(e.p.Links) >= e.o.MaxLinks {
-		e.dropped.links++
-		return
-	}
-	var rel Rel
-	if at.rel != "" {
-		if hasToken(at.rel, "nofollow") {
-			rel |= RelNoFollow
-		}
-		if hasToken(at.rel, "ugc") {
-			rel |= RelUGC
-		}
-		if hasToken(at.rel, "sponsored") {
-			rel |= RelSponsored
-		}
-	}
-	href := strings.TrimSpace(at.href)
-	if len(href) > 8192 {
-		href = href[:8192]
-	}
-	e.p.Links = append(e.p.Links, Link{Href: href, Rel: rel, RelText: at.rel, Line: e.line, Column: e.col})
 }
