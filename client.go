@@ -87,10 +87,17 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 type verdictKey struct{}
 
 // verdictCtx is the context of a request the Transport sent: its
-// caller's, carrying the page verdict (one allocation for both).
+// caller's, carrying the page verdict.
 type verdictCtx struct {
 	context.Context
 	v *PageVerdict
+}
+
+// sent is what the Transport keeps of one request it sends, allocated
+// once: the context it is sent with and the response body's wrapper.
+type sent struct {
+	ctx  verdictCtx
+	body pageBody
 }
 
 func (c *verdictCtx) Value(key any) any {
@@ -136,22 +143,24 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	slot, err := c.pace.acquire(ctx, origin, c.perHost)
+	shard := c.pace.shard(origin)
+	slot, err := shard.acquire(ctx, origin, c.perHost)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
 	delay, _ := c.delayIn(r)
-	if err := c.pace.wait(ctx, origin, c.now(), delay); err != nil {
-		c.pace.release(origin, slot)
+	if err := shard.wait(ctx, origin, c.now(), delay); err != nil {
+		slot.release()
 		closeBody(req)
 		return nil, err
 	}
-	h := &verdictCtx{Context: ctx}
+	st := &sent{ctx: verdictCtx{Context: ctx}}
+	h := &st.ctx
 	out := c.asCrawler(h, req)
 	resp, err := base.RoundTrip(out)
 	if err != nil {
-		c.pace.release(origin, slot)
+		slot.release()
 		if errors.Is(err, netguard.ErrBlocked) {
 			return nil, &DisallowedError{URL: rawurl, Kind: RefusedAddress, Decision: d, Err: err}
 		}
@@ -163,31 +172,33 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Body == nil {
 		resp.Body = http.NoBody
 	}
-	var page io.Reader // the body, read for the verdict
-	var prefix bytes.Buffer
+	var page io.Reader       // the body, read for the verdict
+	var prefix *bytes.Buffer // what of it was read (nil: nothing)
 	limit := t.PagePrefix
 	if limit == 0 {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+		prefix = new(bytes.Buffer)
 		if isHTML(resp.Header.Get("Content-Type")) {
 			// Room for the prefix up front for HTML only: robotsmeta
 			// reads no other body, and the buffer then stays empty.
 			prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
 		}
-		page = io.TeeReader(resp.Body, &prefix)
+		page = io.TeeReader(resp.Body, prefix)
 	}
 	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit, t.now)
 	if err != nil {
-		c.pace.release(origin, slot)
+		slot.release()
 		resp.Body.Close()
 		return nil, err
 	}
 	rest := io.Reader(resp.Body)
-	if prefix.Len() > 0 {
+	if prefix != nil && prefix.Len() > 0 {
 		rest = io.MultiReader(bytes.NewReader(prefix.Bytes()), resp.Body)
 	}
-	resp.Body = &pageBody{r: rest, body: resp.Body, pace: c.pace, origin: origin, slot: slot}
+	st.body = pageBody{r: rest, body: resp.Body, slot: slot}
+	resp.Body = &st.body
 	return resp, nil
 }
 
@@ -218,15 +229,13 @@ func closeBody(req *http.Request) {
 type pageBody struct {
 	r        io.Reader
 	body     io.ReadCloser
-	pace     *pacer
-	origin   string
 	slot     *hostSlot
 	released atomic.Bool
 }
 
 func (b *pageBody) release() {
 	if !b.released.Swap(true) {
-		b.pace.release(b.origin, b.slot)
+		b.slot.release()
 	}
 }
 

@@ -8,15 +8,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotsmeta"
 )
 
 // site is a loopback site that records what it was asked.
@@ -367,7 +371,16 @@ func TestClientPacesEveryHop(t *testing.T) {
 // run leaves the body unread).
 func BenchmarkClient(b *testing.B) {
 	page, handler := benchPage()
-	s := newSite(b, "User-agent: *\nDisallow: /private\n", handler)
+	// Not newSite: a site that records every request grows with the
+	// runs, and the later runs would pay for the earlier ones' records.
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		handler(w, r)
+	}))
+	b.Cleanup(s.Close)
 	benchClient(b, s.URL+"/article/1", page, nil)
 }
 
@@ -412,6 +425,7 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	run := func(b *testing.B, client *http.Client) {
 		b.ReportAllocs()
 		cpu := startCPU() // the server's share included: it runs in this process
+		user, sys := userSys()
 		for b.Loop() {
 			resp, err := get(ctx, client, u)
 			if err != nil {
@@ -423,10 +437,25 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 			resp.Body.Close()
 		}
 		cpu.report(b)
+		// The CPU time split: in user space (the client's, the server's
+		// and the runtime's code) and in the kernel (loopback TCP: a
+		// write runs the receiving side's stack and wake-up too).
+		if u, s := userSys(); b.N > 0 {
+			b.ReportMetric(float64(u-user)/float64(b.N), "user-ns/op")
+			b.ReportMetric(float64(s-sys)/float64(b.N), "sys-ns/op")
+		}
 	}
 	b.Run("bare", func(b *testing.B) {
 		run(b, &http.Client{Transport: transport()})
 	})
+	if base == nil {
+		// The bare client over the guarded transport the crawler's own
+		// client uses (the address check at connect time, the timeouts,
+		// the User-Agent, a capped body): a second baseline.
+		b.Run("netguard", func(b *testing.B) {
+			run(b, &http.Client{Transport: netguard.NewTransport(netguard.Options{AllowPrivate: true, UserAgent: "ExampleBot/1.0"})})
+		})
+	}
 	c, _ := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
 		rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: transport()}}))
 	if _, err := c.Check(ctx, u); err != nil { // warm robots.txt cache
@@ -438,4 +467,79 @@ func benchClient(b *testing.B, u, page string, base http.RoundTripper) {
 	b.Run("rep-headers-only", func(b *testing.B) {
 		run(b, &http.Client{Transport: &rep.Transport{Crawler: c, Base: transport(), PagePrefix: -1}})
 	})
+	if base == nil {
+		// rep-headers-only over the crawler's own (netguard) transport.
+		b.Run("rep-headers-only-netguard", func(b *testing.B) {
+			run(b, &http.Client{Transport: &rep.Transport{Crawler: c, PagePrefix: -1}})
+		})
+	}
+}
+
+// TestCheckPageHeaders: the page verdict reads the headers as
+// robotsmeta.Evaluate does, whichever headers a response carries (the
+// client passes robotsmeta only the Content-Type when every other header
+// is a plain one), with and without a body.
+func TestCheckPageHeaders(t *testing.T) {
+	rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+	})}
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	c, err := rep.New("ExampleBot/1.0", fast, rep.WithFetchOptions(robotsfetch.Options{
+		Client: &http.Client{Transport: rt}, Now: func() time.Time { return now }}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = `<html><head><meta name="robots" content="nofollow"></head><body><a href="/a">a</a></body></html>`
+	plain := http.Header{"Date": {"Sat, 28 Nov 2026 10:00:00 GMT"}, "Content-Length": {"97"}, "Server": {"x"}}
+	for _, tt := range []struct {
+		name string
+		h    http.Header
+	}{
+		{"none", http.Header{}},
+		{"plain", plain},
+		{"plain+html", with(plain, "Content-Type", "text/html")},
+		{"plain+text", with(plain, "Content-Type", "text/plain")},
+		{"lower-case content-type", with(plain, "content-type", "text/plain")},
+		{"x-robots-tag", with(plain, "X-Robots-Tag", "noindex")},
+		{"x-robots-tag lower case", with(plain, "x-robots-tag", "noindex, nosnippet")},
+		{"robots-tag", with(plain, "Robots-Tag", "noindex")},
+		{"tdm", with(with(plain, "Tdm-Reservation", "1"), "Tdm-Policy", "https://example.com/p")},
+		{"content-usage", with(plain, "Content-Usage", "train-ai=n")},
+		{"unknown header", with(plain, "X-Other", "noindex")},
+	} {
+		for _, body := range []bool{false, true} {
+			var r io.Reader
+			var want io.Reader
+			if body {
+				r, want = strings.NewReader(page), strings.NewReader(page)
+			}
+			v, err := c.CheckPage(context.Background(), "http://www.example.com/p", tt.h, r)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			pol, err := robotsmeta.Evaluate(tt.h, want, strings.ToLower(c.Agent().Token()), c.Agent().MetaProfile(), now, robotsmeta.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v.Policy, pol) {
+				t.Errorf("%s (body %v): policy\n%+v\nwant\n%+v", tt.name, body, v.Policy, pol)
+			}
+		}
+	}
+}
+
+// with returns a copy of h with name: value added.
+func with(h http.Header, name, value string) http.Header {
+	out := h.Clone()
+	out[name] = append(out[name], value)
+	return out
+}
+
+// userSys returns the process's user and system CPU time (getrusage).
+func userSys() (user, sys time.Duration) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, 0
+	}
+	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }

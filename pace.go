@@ -51,7 +51,11 @@ func (p *pacer) shard(origin string) *paceShard {
 // wait blocks until origin's next slot, d after the one before, starts;
 // when ctx ends first it gives the slot back and returns ctx's cause.
 func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
-	s := p.shard(origin)
+	return p.shard(origin).wait(ctx, origin, now, d)
+}
+
+// wait is pacer.wait for an origin of shard s.
+func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
 	s.mu.Lock()
 	at := s.next[origin]
 	if at.Before(now) {
@@ -93,14 +97,14 @@ func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.D
 // hostSlot bounds the requests in flight to one origin.
 type hostSlot struct {
 	sem   chan struct{}
-	users int // holders and waiters
+	shard *paceShard // the one holding it
+	users int        // holders and waiters
 }
 
-// acquire waits for one of n places at origin, to be given back with
-// release. A caller that gives up waiting takes no place. The slots of
-// origins nobody uses are forgotten when a shard holds many.
-func (p *pacer) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
-	sh := p.shard(origin)
+// acquire waits for one of n places at origin (of shard sh), to be given
+// back with release. A caller that gives up waiting takes no place. The
+// slots of origins nobody uses are forgotten when a shard holds many.
+func (sh *paceShard) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
 	sh.mu.Lock()
 	s := sh.slots[origin]
 	if s == nil {
@@ -111,7 +115,7 @@ func (p *pacer) acquire(ctx context.Context, origin string, n int) (*hostSlot, e
 				}
 			}
 		}
-		s = &hostSlot{sem: make(chan struct{}, n)}
+		s = &hostSlot{sem: make(chan struct{}, n), shard: sh}
 		sh.slots[origin] = s
 	}
 	s.users++
@@ -120,21 +124,21 @@ func (p *pacer) acquire(ctx context.Context, origin string, n int) (*hostSlot, e
 	case s.sem <- struct{}{}:
 		return s, nil
 	case <-ctx.Done():
-		p.leave(sh, s)
+		s.leave()
 		return nil, context.Cause(ctx)
 	}
 }
 
-// release gives back the place s holds at origin.
-func (p *pacer) release(origin string, s *hostSlot) {
+// release gives back the place s holds.
+func (s *hostSlot) release() {
 	<-s.sem
-	p.leave(p.shard(origin), s)
+	s.leave()
 }
 
-func (p *pacer) leave(sh *paceShard, s *hostSlot) {
-	sh.mu.Lock()
+func (s *hostSlot) leave() {
+	s.shard.mu.Lock()
 	s.users--
-	sh.mu.Unlock()
+	s.shard.mu.Unlock()
 }
 
 // pacedClient is the robots.txt client of a Crawler's own fetcher: o's

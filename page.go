@@ -132,7 +132,7 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 	if now.IsZero() {
 		now = c.now()
 	}
-	pol, err := robotsmeta.Evaluate(h, body, c.token, c.agent.MetaProfile(), now, robotsmeta.Options{MaxBytes: maxBytes})
+	pol, err := robotsmeta.EvaluateLines(headerLines(h, body != nil), body, c.token, c.agent.MetaProfile(), now, robotsmeta.Options{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -173,4 +173,37 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 		v.Links = append(v.Links, link)
 	}
 	return v, nil
+}
+
+// plainHeaders are response headers that carry no page-level signal
+// robotsmeta reads (X-Robots-Tag, Robots-Tag, Content-Usage, the TDMRep
+// headers, Content-Type): the ones nearly every response has.
+var plainHeaders = map[string]bool{
+	"Accept-Ranges": true, "Age": true, "Cache-Control": true, "Connection": true,
+	"Content-Encoding": true, "Content-Length": true, "Date": true, "Etag": true,
+	"Expires": true, "Keep-Alive": true, "Last-Modified": true, "Server": true,
+	"Set-Cookie": true, "Strict-Transport-Security": true, "Transfer-Encoding": true,
+	"Vary": true, "Via": true, "X-Content-Type-Options": true, "X-Frame-Options": true,
+}
+
+// headerLines returns the header lines robotsmeta reads for a response
+// with headers h: robotsmeta.HeaderLines(h), or, when every header but
+// Content-Type is a plain one, the Content-Type lines alone (none without
+// a body), which robotsmeta reads to the same verdict without a line
+// for each header. Any other header, or a name not in canonical form,
+// takes the whole list: a header that is not known to be plain is read.
+func headerLines(h http.Header, body bool) []string {
+	for k := range h {
+		if k != "Content-Type" && !plainHeaders[k] {
+			return robotsmeta.HeaderLines(h)
+		}
+	}
+	if !body {
+		return nil
+	}
+	var lines []string
+	for _, v := range h["Content-Type"] {
+		lines = append(lines, "Content-Type: "+v)
+	}
+	return lines
 }

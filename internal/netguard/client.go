@@ -234,15 +234,29 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req = r
 	}
 	if t.o.UserAgent != "" && req.Header.Get("User-Agent") == "" {
-		req = req.Clone(req.Context())
-		req.Header.Set("User-Agent", t.o.UserAgent)
+		req = withUserAgent(req, t.o.UserAgent)
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil || t.o.MaxBodyBytes < 0 || resp.Body == nil {
 		return resp, err
 	}
-	resp.Body = &cappedBody{rc: resp.Body, left: t.o.MaxBodyBytes, limit: t.o.MaxBodyBytes, url: req.URL.Redacted()}
+	resp.Body = &cappedBody{rc: resp.Body, left: t.o.MaxBodyBytes, limit: t.o.MaxBodyBytes, url: req.URL}
 	return resp, nil
+}
+
+// withUserAgent returns a copy of req with the User-Agent ua, leaving req
+// as it was (http.RoundTripper's contract). The copy has a header map of
+// its own and shares the rest (URL, body, header values), which the
+// transport only reads.
+func withUserAgent(req *http.Request, ua string) *http.Request {
+	out := req.WithContext(req.Context())
+	h := make(http.Header, len(req.Header)+1)
+	for k, v := range req.Header {
+		h[k] = v
+	}
+	h["User-Agent"] = []string{ua}
+	out.Header = h
+	return out
 }
 
 // target refuses a request whose host is a refused IP literal and, when a
@@ -316,7 +330,7 @@ type cappedBody struct {
 	rc    io.ReadCloser
 	left  int64
 	limit int64
-	url   string
+	url   *url.URL // the request's, written out only in the error
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {
@@ -324,7 +338,7 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := b.rc.Read(one[:])
 		if n > 0 {
-			return 0, &BodyLimitError{URL: b.url, Limit: b.limit}
+			return 0, &BodyLimitError{URL: b.url.Redacted(), Limit: b.limit}
 		}
 		return 0, err
 	}
