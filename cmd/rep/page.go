@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
-	use "github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsmeta"
@@ -105,7 +105,7 @@ type pageJSON struct {
 	Blocked bool   `json:"blocked,omitempty"`
 	Action  string `json:"action,omitempty"`
 	// Usage is the page's usage-preference verdict (rep.PageUsage).
-	Usage *use.Verdict `json:"usage"`
+	Usage *aipref.Usage `json:"usage"`
 	// TDMRep is the fetch of the site's /.well-known/tdmrep.json (URL
 	// mode, the page allowed, no -tdmrep).
 	TDMRep *rep.TDMRepFetch `json:"tdmrep,omitempty"`
@@ -273,7 +273,7 @@ func runPage(e *env) int {
 	if fetch != nil {
 		decision = fetch.decision
 	}
-	var tdm []use.Evidence
+	var tdm []aipref.Evidence
 	if *tdmrepFile != "" {
 		if fetch == nil {
 			fmt.Fprintln(e.stderr, "rep page: -tdmrep needs a URL: tdmrep.json rules match the page's path")
@@ -281,9 +281,9 @@ func runPage(e *env) int {
 		}
 		data, err := os.ReadFile(*tdmrepFile)
 		if err == nil {
-			var rules []use.TDMRepRule
-			if rules, err = use.ParseTDMRep(data); err == nil {
-				tdm = use.TDMRep(rules, fetch.finalURL)
+			var rules []aipref.TDMRepRule
+			if rules, err = aipref.ParseTDMRep(data); err == nil {
+				tdm = aipref.TDMRep(rules, fetch.finalURL)
 			}
 		}
 		if err != nil {
@@ -402,7 +402,7 @@ func pageYesNo(b bool) string {
 
 // pageText prints the policy as a table a site owner can read: each value,
 // and the tag or header line that set it.
-func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv use.Verdict) {
+func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv aipref.Usage) {
 	page := pol.Page()
 	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
 	unknown := notes.Unknown(ag) // said on standard error already
@@ -588,12 +588,12 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 // pageUsageText prints the usage verdict: each category, its preference
 // and the statements that decided it, then those that did not; nothing
 // when no carrier states a preference.
-func pageUsageText(w io.Writer, v use.Verdict) {
+func pageUsageText(w io.Writer, v aipref.Usage) {
 	if len(v.Evidence) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nusage (aipref):")
-	say := func(e use.Evidence) string {
+	say := func(e aipref.Evidence) string {
 		where := e.Where
 		if where == "" {
 			where = "line " + strconv.Itoa(e.Line)
@@ -606,7 +606,7 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		}
 		return fmt.Sprintf("%s: %q", where, e.Value)
 	}
-	for _, c := range use.Categories() {
+	for _, c := range aipref.Categories() {
 		var by []string
 		for _, e := range v.Deciding(c) {
 			by = append(by, say(e))
@@ -625,7 +625,7 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		switch {
 		case e.Scope != "":
 			note = "for " + e.Scope + " only"
-		case e.Pref == use.Unknown:
+		case e.Pref == aipref.Unknown:
 			note = "no preference"
 		}
 		fmt.Fprintf(w, "  %-9s %-11s %s (%s)\n", e.Category, e.Pref, say(e), note)
