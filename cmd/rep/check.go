@@ -11,10 +11,10 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/aipref"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func init() {
@@ -126,7 +126,7 @@ func runCheck(e *env) int {
 	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
-	tell := notes.NewTeller(a)
+	tell := verdict.NewTeller(a)
 	said := map[string]bool{} // notes printed: each once, before the first verdict it applies to
 	n, bad := 0, 0
 	for out.Err() == nil {

@@ -19,9 +19,9 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func init() {
@@ -87,7 +87,7 @@ type pageJSON struct {
 	Diagnostics []robotsmeta.Diagnostic `json:"diagnostics"`
 	// Engine is whose combining rules applied; Notes what the crawler
 	// registry changed about this answer: only the notes that apply to
-	// it (internal/notes), as rep check -json gives them.
+	// it (verdict.NotesFor), as rep check -json gives them.
 	Engine string   `json:"engine"`
 	Notes  []string `json:"notes,omitempty"`
 	// DidYouMean are the registry names an unknown name may be a
@@ -303,7 +303,7 @@ func runPage(e *env) int {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		j := pageJSONOf(&pol, fetch)
-		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), notes.Suggestions(ag)
+		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), verdict.Suggestions(ag)
 		if fetch != nil {
 			dj := fetch.decision.JSON()
 			dj.Notes = j.Notes
@@ -383,14 +383,14 @@ func pageDiagnostics(page *robotsmeta.Page, fetch *pageFetchResult) []robotsmeta
 }
 
 // pageNotes are the registry's notes that apply to the answer
-// (internal/notes): for a URL, to the group robots.txt chose; for a file,
+// (verdict.NotesFor): for a URL, to the group robots.txt chose; for a file,
 // only those that hold whatever robots.txt says (no group was chosen).
 func pageNotes(ag *rep.Agent, fetch *pageFetchResult) []string {
 	g := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
 	if fetch != nil {
 		g = fetch.decision.Group
 	}
-	return notes.For(ag, g)
+	return verdict.NotesFor(ag, g)
 }
 
 func pageYesNo(b bool) string {
@@ -405,7 +405,7 @@ func pageYesNo(b bool) string {
 func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv aipref.Usage) {
 	page := pol.Page()
 	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
-	unknown := notes.Unknown(ag) // said on standard error already
+	unknown := verdict.UnknownNote(ag) // said on standard error already
 	for _, n := range pageNotes(ag, fetch) {
 		if n != unknown {
 			fmt.Fprintf(w, "note:       %s\n", n)
