@@ -21,7 +21,7 @@ func init() {
 	register(&command{name: "check", summary: "test URLs against a robots.txt for a crawler", run: runCheck})
 }
 
-const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-profile ENGINE] [-parser-only] [-allow-private] [-json] [-v] [URL ...]
+const checkUsage = `usage: rep check [-robots FILE] -agent NAME [-engine ENGINE] [-parser-only] [-allow-private] [-json] [-v] [URL ...]
 
 Tests each URL against robots.txt for one crawler and prints the verdict, the
 deciding line and the group it belongs to ("group bingbot (line 58)"), and

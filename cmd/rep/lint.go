@@ -20,7 +20,7 @@ func init() {
 	register(&command{name: "lint", summary: "check a robots.txt for mistakes (text, JSON or SARIF)", run: runLint})
 }
 
-const lintUsage = `usage: rep lint [-agent NAME ...] [-profile google|bing|yandex|rfc9309] [-format text|json|sarif] [-json]
+const lintUsage = `usage: rep lint [-agent NAME ...] [-engine google|bing|yandex|rfc9309] [-format text|json|sarif] [-json]
                 [-severity info|warning|error] [-config FILE] [-disable CODE] [-enable CODE]
                 [-severity-of CODE=LEVEL] [-baseline FILE] [-write-baseline FILE] FILE|URL|-
        rep lint -explain CODE
@@ -72,7 +72,7 @@ func runLint(e *env) int {
 		agents = append(agents, s)
 		return nil
 	})
-	profile := fs.String("profile", "", "the `ENGINE` whose reading to check: "+engine.Names+" (default google; each -agent's view follows the crawler's own engine unless given)")
+	profile := addEngineFlag(fs, "the `ENGINE` whose reading to check: "+engine.Names+" (default google; each -agent's view follows the crawler's own engine unless given)")
 	parserOnly := fs.Bool("parser-only", false, "per-crawler views with the bare parser: no registry fallback chains or * group exceptions")
 	format := fs.String("format", "text", "output `FORMAT`: text, json or sarif")
 	asJSON := fs.Bool("json", false, "same as -format json, as for every other command")
@@ -136,9 +136,9 @@ func runLint(e *env) int {
 		fmt.Fprintf(out, "%s (%s): %s\n\n%s\n", c.Code, c.Severity, c.Title, c.Doc)
 		return out.done(e, "rep lint", exitOK)
 	}
-	eng, err := engine.Parse(*profile)
+	eng, err := profile.get()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "rep lint: unknown -profile %q: use %s\n", *profile, engine.Names)
+		fmt.Fprintf(e.stderr, "rep lint: %v\n", err)
 		return exitUsage
 	}
 	var views []*rep.Agent

@@ -28,18 +28,18 @@ func init() {
 	register(&command{name: "page", summary: "read a page's robots meta tags, (X-)Robots-Tag headers and links for a crawler", run: runPage})
 }
 
-const pageUsage = `usage: rep page [-agent NAME] [-profile ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-tdmrep FILE] [-json] FILE|URL|-
+const pageUsage = `usage: rep page [-agent NAME] [-engine ENGINE] [-parser-only] [-allow-private] [-H 'Name: value' ...] [-now RFC3339] [-tdmrep FILE] [-json] FILE|URL|-
 
 Reads the page-level robots rules of one page — every robots meta tag (head
 and body), every X-Robots-Tag header, the Robots-Tag structured header
-(draft-illyes-repext-03: applied under -profile rfc9309 only, as no search
+(draft-illyes-repext-03: applied under -engine rfc9309 only, as no search
 engine documents reading it; shown as not read under the others),
 data-nosnippet and robots-nocontent regions (count, position, the start of
 their text), link rel values, noai/noimageai, TDMRep and Content-Usage — and
 prints the effective policy for one crawler under its engine's combining
-rules (bingbot: Bing's, YandexBot: Yandex's, else Google's, or -profile),
+rules (bingbot: Bing's, YandexBot: Yandex's, else Google's, or -engine),
 with the tag, header line or Robots-Tag member each value came from and lint
-findings. Without -agent: Googlebot, or bingbot / Yandex for -profile bing /
+findings. Without -agent: Googlebot, or bingbot / Yandex for -engine bing /
 yandex.
 
 FILE or - (standard input) is the HTML body; -H adds response header lines.
@@ -544,7 +544,7 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 		fmt.Fprintf(w, "not for %s under %s rules: %s\n", pol.Agent, pol.Profile, strings.Join(other, "; "))
 	}
 	if len(unread) > 0 {
-		fmt.Fprintf(w, "Robots-Tag, not read under %s rules (draft-illyes-repext-03; -profile rfc9309 reads it): %s\n", pol.Profile, strings.Join(unread, "; "))
+		fmt.Fprintf(w, "Robots-Tag, not read under %s rules (draft-illyes-repext-03; -engine rfc9309 reads it): %s\n", pol.Profile, strings.Join(unread, "; "))
 	}
 	if fetch != nil && fetch.tdmrep != nil {
 		t := fetch.tdmrep
