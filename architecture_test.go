@@ -22,7 +22,7 @@ func TestLayering(t *testing.T) {
 		{"gate", []string{mod}},
 		{"robotsdiff", []string{mod}},
 		{"verdict", []string{mod, mod + "/robotsmeta", "golang.org/x/net/html"}},
-		{"usage", []string{mod + "/robotsmeta", "golang.org/x/net/html"}},
+		{"aipref", []string{mod + "/robotsmeta", "golang.org/x/net/html"}},
 	}
 	for _, r := range rules {
 		out, err := exec.Command("go", "list", "-deps", mod+"/"+r.pkg).Output()

@@ -8,9 +8,9 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/aipref/page"
 	"github.com/rep-toolkit/rep/robotsmeta"
-	"github.com/rep-toolkit/rep/usage"
-	"github.com/rep-toolkit/rep/usage/page"
 )
 
 // PageVerdict is the combined robots verdict for one fetched page: the
@@ -62,20 +62,20 @@ type PageVerdict struct {
 	// Usage is the usage-preference verdict for the page: robots.txt's
 	// statements (Crawl.Usage) with the page's Content-Usage header,
 	// TDMRep header or meta, and noai/noimageai (see PageUsage).
-	Usage usage.Verdict
+	Usage aipref.Usage
 }
 
 // PageUsage combines the usage statements about one page: robots.txt's
 // for its URL (d.Usage), the page's own (its Content-Usage header, TDMRep
 // header or meta, noai and noimageai, read from pol) and any more the
-// caller has (usage.TDMRep for the site's /.well-known/tdmrep.json). The
-// most restrictive statement per category wins (usage.Combine).
-func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]usage.Evidence) usage.Verdict {
-	var robots []usage.Evidence
+// caller has (aipref.TDMRep for the site's /.well-known/tdmrep.json). The
+// most restrictive statement per category wins (aipref.Combine).
+func PageUsage(d Decision, pol *robotsmeta.Policy, more ...[]aipref.Evidence) aipref.Usage {
+	var robots []aipref.Evidence
 	if d.Usage != nil {
 		robots = d.Usage.Evidence
 	}
-	return usage.Combine(append([][]usage.Evidence{robots, page.Evidence(pol)}, more...)...)
+	return aipref.Combine(append([][]aipref.Evidence{robots, page.Evidence(pol)}, more...)...)
 }
 
 // Link is one link of a page and whether the crawler may follow it.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/aipref"
 )
 
 // MaxTDMRepBytes is the most of a /.well-known/tdmrep.json FetchTDMRep
@@ -24,14 +24,14 @@ type TDMRepFetch struct {
 	// Status is the HTTP status of the answer; 0 when none came.
 	Status int `json:"status,omitempty"`
 	// Rules are the file's rules, nil when it was not read.
-	Rules []usage.TDMRepRule `json:"rules,omitempty"`
+	Rules []aipref.TDMRepRule `json:"rules,omitempty"`
 	// Evidence is the statement of the first rule that matches the page
-	// (usage.TDMRep), nil when none does or the file was not read.
-	Evidence []usage.Evidence `json:"evidence,omitempty"`
+	// (aipref.TDMRep), nil when none does or the file was not read.
+	Evidence []aipref.Evidence `json:"evidence,omitempty"`
 	// Note says why the file states nothing: "no tdmrep.json (HTTP 404)",
 	// or why it could not be read.
 	Note string `json:"note,omitempty"`
-	// Err is the *usage.TDMRepError of a file that is not TDMRep JSON.
+	// Err is the *aipref.TDMRepError of a file that is not TDMRep JSON.
 	Err error `json:"-"`
 }
 
@@ -40,7 +40,7 @@ type TDMRepFetch struct {
 // about pageURL, for PageUsage. A site without one (HTTP 404 or 410)
 // states nothing through it, nor does one that answers with another status
 // or a file longer than MaxTDMRepBytes, and Note says why; a file that is
-// not TDMRep JSON has its *usage.TDMRepError in Err. The error is for what
+// not TDMRep JSON has its *aipref.TDMRepError in Err. The error is for what
 // stops the question itself: a pageURL that is not absolute, or a failed
 // request (refused by the client's guard, a timeout), which Note also
 // gives as "not fetched: ..." for a caller that only reports it. The
@@ -80,12 +80,12 @@ func FetchTDMRep(ctx context.Context, client *http.Client, pageURL string) (TDMR
 		f.Note = fmt.Sprintf("tdmrep.json not read: longer than %d bytes", MaxTDMRepBytes)
 		return f, nil
 	}
-	rules, err := usage.ParseTDMRep(data)
+	rules, err := aipref.ParseTDMRep(data)
 	if err != nil {
 		f.Note, f.Err = "not read: "+err.Error(), err
 		return f, nil
 	}
-	f.Rules, f.Evidence = rules, usage.TDMRep(rules, pageURL)
+	f.Rules, f.Evidence = rules, aipref.TDMRep(rules, pageURL)
 	if f.Evidence == nil {
 		f.Note = fmt.Sprintf("tdmrep.json has %d rules, none for this path", len(rules))
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep"
-	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/aipref"
 )
 
 // TestFetchTDMRep asks a loopback site's /.well-known/tdmrep.json about a
@@ -22,25 +22,25 @@ func TestFetchTDMRep(t *testing.T) {
 		status int
 		body   string
 		page   string
-		pref   usage.Pref // of train-ai; Unknown for no statement
-		entry  int        // the deciding entry
+		pref   aipref.Pref // of train-ai; Unknown for no statement
+		entry  int         // the deciding entry
 		note   string
-		parse  bool // Err is a *usage.TDMRepError
+		parse  bool // Err is a *aipref.TDMRepError
 	}{
-		{name: "reserved", status: 200, body: rules, page: "/books/1.html", pref: usage.Disallowed, entry: 2},
+		{name: "reserved", status: 200, body: rules, page: "/books/1.html", pref: aipref.Disallowed, entry: 2},
 		// tdm-reservation 0 reserves nothing and grants nothing either.
-		{name: "not reserved, first match wins", status: 200, body: rules, page: "/free/1.html", pref: usage.Unknown, entry: 1},
+		{name: "not reserved, first match wins", status: 200, body: rules, page: "/free/1.html", pref: aipref.Unknown, entry: 1},
 		{name: "no rule for the path", status: 200, body: `[{"location": "/books/*", "tdm-reservation": 1}]`, page: "/news/1.html", note: "1 rules, none for this path"},
 		{name: "not found", status: 404, page: "/a", note: "no tdmrep.json (HTTP 404)"},
 		{name: "gone", status: 410, page: "/a", note: "no tdmrep.json (HTTP 410)"},
 		{name: "server error", status: 503, page: "/a", note: "not read: HTTP 503"},
 		// Every 2xx is a success (RFC 9110 section 15.3), no other status.
-		{name: "HTTP 299", status: 299, body: rules, page: "/books/1.html", pref: usage.Disallowed, entry: 2},
+		{name: "HTTP 299", status: 299, body: rules, page: "/books/1.html", pref: aipref.Disallowed, entry: 2},
 		{name: "HTTP 300", status: 300, body: rules, page: "/books/1.html", note: "not read: HTTP 300"},
 		{name: "not JSON", status: 200, body: "<html>", page: "/a", note: "not read: tdmrep.json", parse: true},
 		{name: "bad reservation", status: 200, body: `[{"location": "/", "tdm-reservation": 2}]`, page: "/a", note: "entry 1", parse: true},
 		// 512 KiB is read; one byte more is refused whole.
-		{name: "524288 bytes", status: 200, body: padded(`[{"location": "/", "tdm-reservation": 1}]`, 524288), page: "/a", pref: usage.Disallowed, entry: 1},
+		{name: "524288 bytes", status: 200, body: padded(`[{"location": "/", "tdm-reservation": 1}]`, 524288), page: "/a", pref: aipref.Disallowed, entry: 1},
 		{name: "524289 bytes", status: 200, body: padded(`[{"location": "/", "tdm-reservation": 1}]`, 524289), page: "/a", note: "longer than 524288 bytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -58,17 +58,17 @@ func TestFetchTDMRep(t *testing.T) {
 			if asked != "/.well-known/tdmrep.json" || f.URL != srv.URL+"/.well-known/tdmrep.json" || f.Status != c.status {
 				t.Errorf("asked %q, URL %q status %d", asked, f.URL, f.Status)
 			}
-			v := usage.Combine(f.Evidence)
-			if got := v.Get(usage.TrainAI); got != c.pref {
+			v := aipref.Combine(f.Evidence)
+			if got := v.Get(aipref.TrainAI); got != c.pref {
 				t.Errorf("train-ai %v, want %v (evidence %+v)", got, c.pref, f.Evidence)
 			}
-			if c.entry > 0 && (len(f.Evidence) == 0 || f.Evidence[0].Line != c.entry || f.Evidence[0].Carrier != usage.TDMRepFile) {
+			if c.entry > 0 && (len(f.Evidence) == 0 || f.Evidence[0].Line != c.entry || f.Evidence[0].Carrier != aipref.TDMRepFile) {
 				t.Errorf("evidence %+v, want entry %d of tdmrep.json", f.Evidence, c.entry)
 			}
 			if !strings.Contains(f.Note, c.note) || (c.note == "" && f.Note != "") {
 				t.Errorf("note %q, want %q", f.Note, c.note)
 			}
-			var pe *usage.TDMRepError
+			var pe *aipref.TDMRepError
 			if errors.As(f.Err, &pe) != c.parse {
 				t.Errorf("Err %v, want a TDMRepError: %v", f.Err, c.parse)
 			}

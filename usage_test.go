@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // TestDecisionUsage checks that Decide carries robots.txt's usage verdict
@@ -19,19 +19,19 @@ func TestDecisionUsage(t *testing.T) {
 	f := robotstxt.Parse([]byte("User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /news/ train-ai=n\nDisallow: /news/private/\n"))
 	for _, c := range []struct {
 		url   string
-		train usage.Pref
+		train aipref.Pref
 		line  int
 	}{
-		{"https://example.com/", usage.Allowed, 2},
-		{"https://example.com/news/a", usage.Disallowed, 3},
-		{"https://example.com/news/private/a", usage.Unknown, 0},
+		{"https://example.com/", aipref.Allowed, 2},
+		{"https://example.com/news/a", aipref.Disallowed, 3},
+		{"https://example.com/news/private/a", aipref.Unknown, 0},
 	} {
 		d := a.Decide(f, c.url)
 		if d.Usage == nil {
 			t.Fatalf("%s: no usage verdict", c.url)
 		}
 		line := 0
-		if ev := d.Usage.Deciding(usage.TrainAI); len(ev) > 0 {
+		if ev := d.Usage.Deciding(aipref.TrainAI); len(ev) > 0 {
 			line = ev[0].Line
 		}
 		if d.Usage.TrainAI != c.train || line != c.line {

@@ -170,7 +170,7 @@ func TestGraceWindow(t *testing.T) {
 	for _, c := range []struct {
 		at   time.Time
 		path string
-		want RobotsVerdict
+		want RobotsDecision
 		line int
 	}{
 		{change.Add(-time.Hour), "/a/x", RobotsDisallowed, 2},
@@ -230,7 +230,7 @@ func TestAgentGroups(t *testing.T) {
 	a := New(Options{Robots: h}, false)
 	for _, c := range []struct {
 		ua, path string
-		want     RobotsVerdict
+		want     RobotsDecision
 	}{
 		{"Googlebot-Image/1.0", "/g/x.jpg", RobotsDisallowed},
 		{"Googlebot-Image/1.0", "/x.jpg", RobotsAllowed},

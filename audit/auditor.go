@@ -16,6 +16,7 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 	"github.com/rep-toolkit/rep/crawlers/identity"
 	"github.com/rep-toolkit/rep/engine"
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/verdict"
 )
@@ -77,26 +78,31 @@ func (o *Options) defaults() {
 	}
 }
 
-// RobotsVerdict is the robots.txt answer for one request.
-type RobotsVerdict uint8
+// RobotsDecision is robots.txt's answer for one logged request.
+type RobotsDecision uint8
 
-// Robots verdicts.
+// RobotsVerdict is the former name of RobotsDecision.
+//
+// Deprecated: use RobotsDecision.
+type RobotsVerdict = RobotsDecision
+
+// Robots decisions.
 const (
-	RobotsUnknown    RobotsVerdict = iota // no robots.txt in force, or not a crawler
-	RobotsAllowed                         // allowed by the version in force
-	RobotsDisallowed                      // disallowed by every version it could have cached
-	RobotsGrace                           // disallowed only by a version younger than the grace period
+	RobotsUnknown    RobotsDecision = iota // no robots.txt in force, or not a crawler
+	RobotsAllowed                          // allowed by the version in force
+	RobotsDisallowed                       // disallowed by every version it could have cached
+	RobotsGrace                            // disallowed only by a version younger than the grace period
 )
 
+var robotsNames = enum.New[RobotsDecision]("robots decision", "", "allow", "disallow", "grace")
+
 // String returns "", "allow", "disallow" or "grace", as enrich rows spell it.
-func (v RobotsVerdict) String() string {
-	return [...]string{"", "allow", "disallow", "grace"}[v]
-}
+func (v RobotsDecision) String() string { return robotsNames.String(v) }
 
 // Row is what Add found out about one request.
 type Row struct {
 	Crawler *crawlers.Crawler // nil: not a known crawler
-	Robots  RobotsVerdict
+	Robots  RobotsDecision
 	Rule    robotstxt.Rule // the deciding rule of the version in force
 	Version int            // index of the robots.txt version in force, -1 none
 	// Gap is the time since the crawler's previous request to this host
@@ -104,12 +110,12 @@ type Row struct {
 	Gap, Delay time.Duration
 	// Identity is set only by an Auditor with Inline verification, and
 	// Method with it: the evidence behind the verdict (identity.Method).
-	Identity identity.Verdict
+	Identity identity.Verification
 	Method   identity.Method
 	// Signature is the verdict of the request's Web Bot Auth signature
 	// when Options.Signatures checked one, "" otherwise; SignatureReason
 	// is why it is not verified.
-	Signature       botauth.Verdict
+	Signature       botauth.Verification
 	SignatureReason botauth.Reason
 }
 
@@ -143,7 +149,7 @@ type cstate struct {
 	status       [1000]int64
 	robotsStatus map[int]int64
 	days         map[int64]int64
-	agents       []*robotstxt.Agent
+	agents       []*robotstxt.Matcher
 	delays       []int64 // ns per version; -1 not yet computed
 	viol         map[[2]int]*Violation
 	top          *topK
@@ -153,7 +159,7 @@ type cstate struct {
 	// per day because the IP lists are dated: a request is judged against
 	// the list of its own day.
 	ips         map[int64]map[string]*ipStat
-	seen        map[int64]map[string]netVerdict
+	seen        map[int64]map[string]netVerification
 	firstReq    int64
 	firstRobots int64
 	delay       DelayStats
@@ -170,10 +176,10 @@ type ipStat struct {
 	signed []*signedCount
 }
 
-// netVerdict is the network part of an identity verdict (reverse DNS and
-// IP lists) of one address, as cached for inline verification.
-type netVerdict struct {
-	v identity.Verdict
+// netVerification is the network part of an identity Verification (reverse
+// DNS and IP lists) of one address, as cached for inline verification.
+type netVerification struct {
+	v identity.Verification
 	m identity.Method
 }
 
@@ -212,13 +218,13 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 		top:          newTopK(a.opt.TopK),
 		hosts:        map[string]*Edge{},
 		ips:          map[int64]map[string]*ipStat{},
-		seen:         map[int64]map[string]netVerdict{},
+		seen:         map[int64]map[string]netVerification{},
 		firstReq:     -1,
 		firstRobots:  -1,
 		k:            a.opt.TopK,
 	}
 	n := a.opt.Robots.Len()
-	s.agents = make([]*robotstxt.Agent, n)
+	s.agents = make([]*robotstxt.Matcher, n)
 	s.delays = make([]int64, n)
 	for i := range s.delays {
 		s.delays[i] = -1
@@ -233,7 +239,7 @@ func (a *Auditor) state(c *crawlers.Crawler) *cstate {
 // fallback chains, the crawlers that ignore the * group), in the file as
 // the crawler's engine groups it; nil when the version's fetch decided
 // without a file.
-func (s *cstate) agent(h *History, i int) *robotstxt.Agent {
+func (s *cstate) agent(h *History, i int) *robotstxt.Matcher {
 	if s.agents[i] == nil && h.versions[i].File != nil {
 		s.agents[i] = s.rep.Group(h.file(i, s.rep.ParseOptions()))
 	}
@@ -462,10 +468,10 @@ func (a *Auditor) identity(ctx context.Context, s *cstate, rec *accesslog.Record
 	v, ok := byIP[string(rec.IP)]
 	if !ok {
 		r := a.verify(ctx, s.c, string(rec.IP), t)
-		v = netVerdict{r.Verdict, r.Method}
+		v = netVerification{r.Verdict, r.Method}
 		if a.nIPs < a.opt.MaxIPs {
 			if byIP == nil {
-				byIP = map[string]netVerdict{}
+				byIP = map[string]netVerification{}
 				s.seen[day] = byIP
 			}
 			byIP[string(rec.IP)] = v
@@ -524,7 +530,7 @@ const MaxDNSFailures = 50
 
 // count adds n requests from ip with verdict v by method m (d of them
 // disallowed).
-func (s *cstate) count(v identity.Verdict, m identity.Method, ip []byte, n, d int64) {
+func (s *cstate) count(v identity.Verification, m identity.Method, ip []byte, n, d int64) {
 	if n == 0 {
 		return
 	}

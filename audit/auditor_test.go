@@ -169,7 +169,7 @@ func TestFetchDecided(t *testing.T) {
 	// delay); YandexBot's are not.
 	cases := []struct {
 		hit    hit
-		robots RobotsVerdict
+		robots RobotsDecision
 		gap    time.Duration
 	}{
 		{hit{path: "/a"}, RobotsAllowed, -1},
@@ -374,7 +374,7 @@ func TestEmptyPath(t *testing.T) {
 	a := New(Options{Robots: h}, false)
 	for i, c := range []struct {
 		target string
-		robots RobotsVerdict
+		robots RobotsDecision
 	}{{"", RobotsUnknown}, {"/a", RobotsDisallowed}, {"", RobotsUnknown}} {
 		rec := hit{}.record()
 		rec.Target = []byte(c.target)
@@ -469,7 +469,7 @@ func TestGraceBoundary(t *testing.T) {
 	for _, c := range []struct {
 		grace time.Duration
 		at    time.Duration
-		want  RobotsVerdict
+		want  RobotsDecision
 	}{
 		{0, 24*time.Hour - 1, RobotsGrace},
 		{0, 24 * time.Hour, RobotsDisallowed},

@@ -142,7 +142,7 @@ type Crawler struct {
 }
 
 // Signatures counts the Web Bot Auth signatures of a crawler's requests by
-// their verdict (botauth.Verdict). A verified signature proves the
+// their verdict (botauth.Verification). A verified signature proves the
 // crawler's identity only with a key from a directory the registry lists
 // for it (identity.WithSignature); VerifiedBy says how many did.
 type Signatures struct {

@@ -80,7 +80,7 @@ func signedRequest(rec *accesslog.Record, site []byte) *http.Request {
 }
 
 // listedKeys asks src only for the keys of the Signature-Agents the
-// registry lists for crawler c (crawlers.Verification.SignatureAgents). A
+// registry lists for crawler c (crawlers.Proof.SignatureAgents). A
 // signature from any other agent cannot prove that the request came from
 // c (identity.WithSignature), and the audit must not fetch from whatever
 // origin a logged request names: anyone can send a Signature-Agent header.
@@ -89,7 +89,7 @@ type listedKeys struct {
 	c   *crawlers.Crawler
 }
 
-func (k listedKeys) Key(ctx context.Context, agent *botauth.Agent, keyid string) (botauth.Key, error) {
+func (k listedKeys) Key(ctx context.Context, agent *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}
 	}
@@ -124,7 +124,7 @@ func (d *SavedDirectories) Add(agent string, keys botauth.JWKS) error {
 	dir := ""
 	if agent != "" {
 		var err error
-		if dir, err = (&botauth.Agent{URL: agent, Type: "directory"}).DirectoryURL(false); err != nil {
+		if dir, err = (&botauth.SignatureAgent{URL: agent, Type: "directory"}).DirectoryURL(false); err != nil {
 			return err
 		}
 	}
@@ -138,7 +138,7 @@ func (d *SavedDirectories) Add(agent string, keys botauth.JWKS) error {
 // Key implements botauth.KeySource: the key whose thumbprint is keyid
 // among the keys saved for agent's directory and those saved for every
 // agent.
-func (d *SavedDirectories) Key(ctx context.Context, agent *botauth.Agent, keyid string) (botauth.Key, error) {
+func (d *SavedDirectories) Key(ctx context.Context, agent *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}
 	}
@@ -232,7 +232,7 @@ func reasonOf(sig botauth.Result) botauth.Reason {
 
 // withSignature combines the network verdict of an address with the
 // signature of one of its requests.
-func withSignature(c *crawlers.Crawler, net netVerdict, sig botauth.Result) netVerdict {
+func withSignature(c *crawlers.Crawler, net netVerification, sig botauth.Result) netVerification {
 	r := identity.WithSignature(identity.Result{Crawler: c, Verdict: net.v, Method: net.m}, sig)
-	return netVerdict{r.Verdict, r.Method}
+	return netVerification{r.Verdict, r.Method}
 }

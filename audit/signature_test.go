@@ -66,7 +66,7 @@ type countingKeys struct {
 	n   atomic.Int64
 }
 
-func (c *countingKeys) Key(ctx context.Context, a *botauth.Agent, keyid string) (botauth.Key, error) {
+func (c *countingKeys) Key(ctx context.Context, a *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	c.n.Add(1)
 	return c.src.Key(ctx, a, keyid)
 }
@@ -159,9 +159,9 @@ func TestSignatures(t *testing.T) {
 		crawler string
 		// The identity verdict and its method; the signature's verdict
 		// and reason.
-		verdict identity.Verdict
+		verdict identity.Verification
 		method  identity.Method
-		sig     botauth.Verdict
+		sig     botauth.Verification
 		reason  botauth.Reason
 		lookups int64 // key lookups that reached the saved keys
 	}{
@@ -238,7 +238,7 @@ func TestSignatures(t *testing.T) {
 				if cr == nil {
 					t.Fatalf("inline %v: no %s in the report", inline, crawler)
 				}
-				got := map[identity.Verdict]int64{identity.Verified: cr.Verified, identity.Spoofed: cr.Spoofed, identity.Unverifiable: cr.Unverifiable}
+				got := map[identity.Verification]int64{identity.Verified: cr.Verified, identity.Spoofed: cr.Spoofed, identity.Unverifiable: cr.Unverifiable}
 				if got[c.verdict] != 1 || cr.Requests != 1 {
 					t.Errorf("inline %v: %+v, want the request %s", inline, cr, c.verdict)
 				}
@@ -267,7 +267,7 @@ func TestSignatures(t *testing.T) {
 				if g == nil {
 					t.Fatalf("inline %v: no signatures counted", inline)
 				}
-				counts := map[botauth.Verdict]int64{botauth.Verified: g.Verified, botauth.Invalid: g.Invalid, botauth.Unverified: g.Unverified}
+				counts := map[botauth.Verification]int64{botauth.Verified: g.Verified, botauth.Invalid: g.Invalid, botauth.Unverified: g.Unverified}
 				if counts[c.sig] != 1 || g.Verified+g.Invalid+g.Unverified != 1 {
 					t.Errorf("inline %v: signatures %+v, want one %s", inline, g, c.sig)
 				}
@@ -303,8 +303,8 @@ func TestSavedDirectories(t *testing.T) {
 	key := testKey(t)
 	kid := botauth.Thumbprint(key.Public().(ed25519.PublicKey))
 	ctx := context.Background()
-	goog := &botauth.Agent{URL: "https://Agent.Bot.Goog", Type: "directory"}
-	other := &botauth.Agent{URL: "https://bot.example", Type: "directory"}
+	goog := &botauth.SignatureAgent{URL: "https://Agent.Bot.Goog", Type: "directory"}
+	other := &botauth.SignatureAgent{URL: "https://bot.example", Type: "directory"}
 	bound := savedKeys(t, "https://agent.bot.goog")
 	k, err := bound.Key(ctx, goog, kid)
 	if err != nil || k.Directory != "https://agent.bot.goog"+botauth.WellKnownPath {

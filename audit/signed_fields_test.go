@@ -54,7 +54,7 @@ func TestSignatureCoversSignature(t *testing.T) {
 		name       string
 		covers     []string
 		loggedSig0 string
-		verdict    botauth.Verdict
+		verdict    botauth.Verification
 		reason     botauth.Reason
 	}{
 		{"covers Signature", []string{"signature"}, sig0, botauth.Verified, ""},

@@ -22,7 +22,7 @@ func TestSignedHeaders(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		input, sig string
-		verdict    botauth.Verdict
+		verdict    botauth.Verification
 		reason     botauth.Reason
 	}{
 		{"neither", "", "", "", ""},
@@ -50,7 +50,7 @@ func TestSignatureWindow(t *testing.T) {
 	const goog = "https://agent.bot.goog"
 	for _, c := range []struct {
 		at      time.Duration // after the signing time
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{-time.Second, botauth.Invalid, botauth.NotYetValid},
@@ -81,7 +81,7 @@ func TestLoggedFields(t *testing.T) {
 	const goog = "https://agent.bot.goog"
 	for _, c := range []struct {
 		covers  string
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{"user-agent", botauth.Invalid, botauth.BadSignature},
@@ -110,7 +110,7 @@ func TestSignedHost(t *testing.T) {
 		name            string
 		authority, host string
 		site            string
-		verdict         botauth.Verdict
+		verdict         botauth.Verification
 		reason          botauth.Reason
 	}{
 		{"authority", "www.example.com", "", "", botauth.Verified, ""},
@@ -155,7 +155,7 @@ func TestSignedMethod(t *testing.T) {
 	l := signedLine{at: signedAt, ip: "192.0.2.10", host: "www.example.com", path: "/", ua: googleAgent, key: testKey(t), agent: goog}
 	for _, c := range []struct {
 		method  string
-		verdict botauth.Verdict
+		verdict botauth.Verification
 		reason  botauth.Reason
 	}{
 		{"GET", botauth.Verified, ""},
@@ -188,7 +188,7 @@ func TestListedKeysRefusal(t *testing.T) {
 			t.Fatalf("%s not in the registry", c.crawler)
 		}
 		keys := &countingKeys{src: savedKeys(t, "")}
-		_, err := listedKeys{src: keys, c: cr}.Key(context.Background(), &botauth.Agent{URL: "https://bot.example", Type: "directory"}, "kid")
+		_, err := listedKeys{src: keys, c: cr}.Key(context.Background(), &botauth.SignatureAgent{URL: "https://bot.example", Type: "directory"}, "kid")
 		if !errors.Is(err, botauth.NoKeySource) || !strings.Contains(err.Error(), c.want) || keys.n.Load() != 0 {
 			t.Errorf("%s: %v after %d lookups; want no key source saying %q, no lookup", c.crawler, err, keys.n.Load(), c.want)
 		}
@@ -212,16 +212,16 @@ func TestSavedDirectoriesHTTPS(t *testing.T) {
 // at.
 func TestSavedDirectoriesKey(t *testing.T) {
 	ctx := context.Background()
-	goog := &botauth.Agent{URL: "https://agent.bot.goog", Type: "directory"}
+	goog := &botauth.SignatureAgent{URL: "https://agent.bot.goog", Type: "directory"}
 	for _, c := range []struct {
 		name   string
 		saved  string // the agent the keys are saved for
-		agent  *botauth.Agent
+		agent  *botauth.SignatureAgent
 		kid    string
 		reason botauth.Reason
 		detail string
 	}{
-		{"http agent", "", &botauth.Agent{URL: "http://agent.bot.goog", Type: "directory"}, botauth.Thumbprint(testKey(t).Public().(ed25519.PublicKey)), botauth.BadAgent, "must be served over https"},
+		{"http agent", "", &botauth.SignatureAgent{URL: "http://agent.bot.goog", Type: "directory"}, botauth.Thumbprint(testKey(t).Public().(ed25519.PublicKey)), botauth.BadAgent, "must be served over https"},
 		{"unknown keyid, one key saved", "https://agent.bot.goog", goog, "nope", botauth.UnknownKey, "none of the 1 saved keys"},
 		{"unknown keyid, for every agent", "", goog, "nope", botauth.UnknownKey, "none of the 1 saved keys"},
 		{"another agent's keys", "https://bot.example", goog, "nope", botauth.UnknownKey, "none of the 0 saved keys"},

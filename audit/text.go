@@ -102,7 +102,7 @@ func WriteText(w io.Writer, r *Report) error {
 			g := c.Signatures
 			p("  %s: %s signed: %s verified, %s invalid, %s unverified\n", c.Name, num(g.Verified+g.Invalid+g.Unverified),
 				num(g.Verified), num(g.Invalid), num(g.Unverified))
-			for _, v := range []botauth.Verdict{botauth.Invalid, botauth.Unverified} {
+			for _, v := range []botauth.Verification{botauth.Invalid, botauth.Unverified} {
 				if l := countList(g.Reasons, func(k string) bool { return botauth.Reason(k).Verdict() == v }); l != "" {
 					p("    %s: %s\n", v, l)
 				}

@@ -90,7 +90,7 @@ func loadDataSet(data []byte) (*agents, error) {
 			RobotsTxt:  Unknown,
 			CrawlDelay: Unknown,
 			Docs:       e.URL,
-			Verify:     Verification{Method: MethodNone},
+			Verify:     Proof{Method: MethodNone},
 			Note:       e.Description,
 			Source:     SourceDataSet,
 			Pattern:    e.Pattern,

@@ -52,9 +52,9 @@ type Method string
 
 // Verification methods.
 const (
-	// MethodFCrDNS: forward-confirmed reverse DNS against Verification.RDNS.
+	// MethodFCrDNS: forward-confirmed reverse DNS against Proof.RDNS.
 	MethodFCrDNS Method = "fcrdns"
-	// MethodRanges: membership in one of Verification.Lists.
+	// MethodRanges: membership in one of Proof.Lists.
 	MethodRanges Method = "ranges"
 	// MethodBoth: either forward-confirmed reverse DNS or a list proves it.
 	MethodBoth Method = "both"
@@ -80,8 +80,10 @@ const (
 	SourceDataSet  Source = "crawler-user-agents" // data/crawler-user-agents.json
 )
 
-// Verification says how to prove a request came from the crawler.
-type Verification struct {
+// Proof says what proves that a request came from the crawler: the method
+// its operator documents and what it checks against. The outcome of a
+// check is an identity.Verification.
+type Proof struct {
 	Method Method   `json:"method"`
 	RDNS   []string `json:"rdns,omitempty"`  // host name suffixes, matched at a dot boundary
 	Lists  []string `json:"lists,omitempty"` // IDs of IP-range lists (see [Lists])
@@ -93,6 +95,11 @@ type Verification struct {
 	// verified with a key from one of them proves the crawler's identity.
 	SignatureAgents []string `json:"signature_agents,omitempty"`
 }
+
+// Verification is the former name of Proof.
+//
+// Deprecated: use Proof.
+type Verification = Proof
 
 // Crawler is one known crawler. Values are shared: do not modify them.
 type Crawler struct {
@@ -111,7 +118,7 @@ type Crawler struct {
 	RobotsTxt  Obeys         `json:"robots_txt"`
 	CrawlDelay Obeys         `json:"crawl_delay"`
 	Docs       string        `json:"docs,omitempty"` // the operator's documentation
-	Verify     Verification  `json:"verify"`
+	Verify     Proof         `json:"verify"`
 	Note       string        `json:"note,omitempty"`
 	// RobotsFallback are the product tokens whose robots.txt group the
 	// crawler obeys when no group names it, in order (Google documents
@@ -147,7 +154,7 @@ type Crawler struct {
 }
 
 // RobotsAgents is the fallback chain to resolve the crawler's robots.txt
-// group with (robotstxt.File.Agent, or AgentExplicit when IgnoresStar):
+// group with (robotstxt.File.Matcher, or MatcherExplicit when IgnoresStar):
 // its own tokens, then RobotsFallback.
 func (c *Crawler) RobotsAgents() []string {
 	names := make([]string, 0, len(c.Tokens)+len(c.RobotsFallback)+1)

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -42,7 +43,7 @@ const (
 	RFC9309
 )
 
-var names = [...]string{Auto: "auto", Google: "google", Bing: "bing", Yandex: "yandex", RFC9309: "rfc9309"}
+var names = enum.New[Engine]("engine", "auto", "google", "bing", "yandex", "rfc9309")
 
 // All lists the engines, without Auto.
 func All() []Engine { return []Engine{Google, Bing, Yandex, RFC9309} }
@@ -51,12 +52,7 @@ func All() []Engine { return []Engine{Google, Bing, Yandex, RFC9309} }
 const Names = "google, bing, yandex or rfc9309"
 
 // String returns the engine's name as flags and JSON spell it.
-func (e Engine) String() string {
-	if int(e) < len(names) {
-		return names[e]
-	}
-	return fmt.Sprintf("engine(%d)", uint8(e))
-}
+func (e Engine) String() string { return names.String(e) }
 
 // Error is returned by Parse for a name that is not an engine.
 type Error struct {
@@ -72,22 +68,20 @@ func (e *Error) Error() string {
 // "auto" give Auto; "rfc" is accepted for rfc9309.
 func Parse(s string) (Engine, error) {
 	switch l := strings.ToLower(strings.TrimSpace(s)); l {
-	case "", "auto":
+	case "":
 		return Auto, nil
 	case "rfc":
 		return RFC9309, nil
 	default:
-		for i, n := range names {
-			if l == n {
-				return Engine(i), nil
-			}
+		if e, err := names.Parse(l); err == nil {
+			return e, nil
 		}
 	}
 	return Auto, &Error{Name: s}
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (e Engine) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+func (e Engine) MarshalText() ([]byte, error) { return names.Marshal(e) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (e *Engine) UnmarshalText(b []byte) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -62,5 +63,19 @@ func TestTraits(t *testing.T) {
 	}
 	if Auto.Or(Bing) != Bing || Yandex.Or(Bing) != Yandex {
 		t.Error("Or")
+	}
+}
+
+// TestNames checks that the message list names every engine, in All's order.
+func TestNames(t *testing.T) {
+	var ns []string
+	for _, e := range All() {
+		ns = append(ns, e.String())
+	}
+	if got := enum.Or(ns); got != Names {
+		t.Errorf("Names = %q, want %q", Names, got)
+	}
+	if Engine(9).String() != "engine(9)" {
+		t.Errorf("out of range: %q", Engine(9).String())
 	}
 }

@@ -109,7 +109,7 @@ type Options struct {
 	// Store, when set, keeps verification verdicts beside the in-process
 	// cache, so that gates sharing it (Redis) or restarting (a bbolt
 	// file) verify an address once per CacheTTL: each is an entry under
-	// StoreKey whose body is the verdict's JSON (VerdictRecord), written
+	// StoreKey whose body is the verdict's JSON (VerificationRecord), written
 	// with CacheTTL as its TTL. A failing Store is logged and the gate
 	// verifies without it.
 	Store robotsfetch.Store
@@ -197,7 +197,7 @@ type Decision struct {
 	// Crawler is the crawler the User-Agent names; nil for others.
 	Crawler *crawlers.Crawler
 	// Identity is the verification's verdict, empty when none was made.
-	Identity identity.Verdict
+	Identity identity.Verification
 	// VerifiedBy is what proved a verified crawler, the identity.Method:
 	// "ranges", "fcrdns", "fcrdns+ranges", or identity.BySignature for a
 	// signature made with a key from a directory listed for it. Empty

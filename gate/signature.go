@@ -38,7 +38,7 @@ func (g *Gate) initSignatures() {
 	}
 	g.dirs = map[string]botauth.JWKS{}
 	for origin, set := range g.o.Directories {
-		dir, err := (&botauth.Agent{URL: origin}).DirectoryURL(true)
+		dir, err := (&botauth.SignatureAgent{URL: origin}).DirectoryURL(true)
 		if err != nil {
 			continue // not an origin: no Signature-Agent can name it
 		}
@@ -122,7 +122,7 @@ type listedKeys struct {
 	g *Gate
 }
 
-func (k listedKeys) Key(ctx context.Context, agent *botauth.Agent, keyid string) (botauth.Key, error) {
+func (k listedKeys) Key(ctx context.Context, agent *botauth.SignatureAgent, keyid string) (botauth.Key, error) {
 	if agent == nil {
 		return botauth.Key{}, &botauth.Error{Reason: botauth.NoKeySource, KeyID: keyid,
 			Detail: "the signature covers no Signature-Agent, so no directory listed for " + k.c.Name + " holds its key"}

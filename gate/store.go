@@ -12,18 +12,23 @@ import (
 	"github.com/rep-toolkit/rep/robotsfetch"
 )
 
-// VerdictRecord is what Options.Store keeps of one verification: the body
-// of the entry under StoreKey, as JSON.
-type VerdictRecord struct {
-	IP      netip.Addr       `json:"ip"`
-	Crawler string           `json:"crawler"`
-	Verdict identity.Verdict `json:"verdict"`
-	Method  identity.Method  `json:"method,omitempty"`
-	Reason  string           `json:"reason,omitempty"`
+// VerificationRecord is what Options.Store keeps of one verification: the
+// body of the entry under StoreKey, as JSON.
+type VerificationRecord struct {
+	IP      netip.Addr            `json:"ip"`
+	Crawler string                `json:"crawler"`
+	Verdict identity.Verification `json:"verdict"`
+	Method  identity.Method       `json:"method,omitempty"`
+	Reason  string                `json:"reason,omitempty"`
 	// Checked is when the verification was made; the verdict is reused
 	// until Checked plus Options.CacheTTL.
 	Checked time.Time `json:"checked"`
 }
+
+// VerdictRecord is the former name of VerificationRecord.
+//
+// Deprecated: use VerificationRecord.
+type VerdictRecord = VerificationRecord
 
 // StoreKey is the key of the verdict on ip's claim to be crawler in
 // Options.Store: "rep-gate/verify/" + crawler + "/" + ip. It cannot
@@ -53,7 +58,7 @@ func (g *Gate) fromStore(ctx context.Context, ip netip.Addr, c *crawlers.Crawler
 	if e == nil || e.Good == nil {
 		return identity.Result{}, time.Time{}, false
 	}
-	var rec VerdictRecord
+	var rec VerificationRecord
 	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.IP != ip || rec.Crawler != c.Name || rec.Verdict == "" {
 		return identity.Result{}, time.Time{}, false
 	}
@@ -69,7 +74,7 @@ func (g *Gate) toStore(ctx context.Context, ip netip.Addr, c *crawlers.Crawler, 
 	if g.o.Store == nil {
 		return
 	}
-	body, err := json.Marshal(VerdictRecord{IP: ip, Crawler: c.Name, Verdict: res.Verdict, Method: res.Method, Reason: res.Reason, Checked: now})
+	body, err := json.Marshal(VerificationRecord{IP: ip, Crawler: c.Name, Verdict: res.Verdict, Method: res.Method, Reason: res.Reason, Checked: now})
 	if err != nil {
 		return
 	}

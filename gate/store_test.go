@@ -28,7 +28,7 @@ func TestStore(t *testing.T) {
 	if err != nil || e == nil || e.Good == nil {
 		t.Fatalf("no stored verdict: %v %+v", err, e)
 	}
-	var rec VerdictRecord
+	var rec VerificationRecord
 	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.Verdict != identity.Spoofed || rec.IP != lo || !rec.Checked.Equal(now) {
 		t.Fatalf("stored %s: %v", e.Good.Body, err)
 	}

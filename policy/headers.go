@@ -37,7 +37,7 @@ func (h Header) Fields() []Field {
 // MatchPath).
 func (p *Policy) Matches(i int, path string) bool {
 	p.headerOnce.Do(func() {
-		p.headers = make([]*robotstxt.Agent, len(p.Headers))
+		p.headers = make([]*robotstxt.Matcher, len(p.Headers))
 		for i, h := range p.Headers {
 			// One rule in a file of its own: the matcher robots.txt uses,
 			// not a second one.

@@ -107,7 +107,7 @@ func (p *Policy) Intended(a *verdict.Agent, path string) bool {
 // intent returns the rules of the groups gs as one group, parsed as
 // robotstxt reads a group (Google's profile: the longest match wins, Allow
 // a tie). It is kept by group set: a policy has few.
-func (p *Policy) intent(gs []int) *robotstxt.Agent {
+func (p *Policy) intent(gs []int) *robotstxt.Matcher {
 	key := groupSetKey(gs)
 	p.intentMu.Lock()
 	defer p.intentMu.Unlock()
@@ -126,7 +126,7 @@ func (p *Policy) intent(gs []int) *robotstxt.Agent {
 	}
 	a := robotstxt.Parse([]byte(b.String())).Star()
 	if p.intents == nil {
-		p.intents = map[string]*robotstxt.Agent{}
+		p.intents = map[string]*robotstxt.Matcher{}
 	}
 	p.intents[key] = a
 	return a
@@ -212,10 +212,10 @@ type lazy struct {
 	tokens     [][]string
 	byToken    map[string][]int // lower-case token → groups naming it
 	intentMu   sync.Mutex
-	intents    map[string]*robotstxt.Agent // by groupSetKey
+	intents    map[string]*robotstxt.Matcher // by groupSetKey
 	robotsOnce sync.Once
 	robots     []byte
 	headerOnce sync.Once
-	headers    []*robotstxt.Agent
+	headers    []*robotstxt.Matcher
 	asked      atomic.Int64 // paths the round trip asked a crawler about, for tests
 }

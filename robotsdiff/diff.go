@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 	"github.com/rep-toolkit/rep/verdict"
 )
 
@@ -167,7 +167,7 @@ func (f Flip) Blocks() bool { return f.Before.Allowed && !f.After.Allowed }
 // category, before, after.
 func (f Flip) UsageFlips() []CategoryChange {
 	var out []CategoryChange
-	for _, c := range usage.Categories() {
+	for _, c := range aipref.Categories() {
 		b, a := pref(f.Before.Usage, c), pref(f.After.Usage, c)
 		if b != a {
 			out = append(out, CategoryChange{Category: c, Before: b, After: a})
@@ -178,13 +178,13 @@ func (f Flip) UsageFlips() []CategoryChange {
 
 // CategoryChange is one usage category whose preference changed for a URL.
 type CategoryChange struct {
-	Category      usage.Category `json:"category"`
-	Before, After usage.Pref
+	Category      aipref.Category `json:"category"`
+	Before, After aipref.Pref
 }
 
-func pref(v *usage.Verdict, c usage.Category) usage.Pref {
+func pref(v *aipref.Usage, c aipref.Category) aipref.Pref {
 	if v == nil {
-		return usage.Unknown
+		return aipref.Unknown
 	}
 	return v.Get(c)
 }
@@ -284,7 +284,7 @@ type side struct {
 
 // groupKey names the group g of f: the file as parsed, the token that
 // chose it and how, and its user-agent lines.
-func groupKey(f *robotstxt.File, g *robotstxt.Agent) string {
+func groupKey(f *robotstxt.File, g *robotstxt.Matcher) string {
 	if g == nil {
 		return "-"
 	}
@@ -292,7 +292,7 @@ func groupKey(f *robotstxt.File, g *robotstxt.Agent) string {
 	return fmt.Sprintf("%p|%s|%d|%v", f, m.Agent, m.Via, m.Lines)
 }
 
-func (s *side) ruleSet(f *robotstxt.File, g *robotstxt.Agent) (map[ruleKey]robotstxt.Rule, string) {
+func (s *side) ruleSet(f *robotstxt.File, g *robotstxt.Matcher) (map[ruleKey]robotstxt.Rule, string) {
 	k := groupKey(f, g)
 	m, ok := s.rules[k]
 	if !ok {
@@ -386,7 +386,7 @@ type ruleKey struct {
 }
 
 // ruleSet is the normalised rules in force: each with its first line.
-func ruleSet(g *robotstxt.Agent) map[ruleKey]robotstxt.Rule {
+func ruleSet(g *robotstxt.Matcher) map[ruleKey]robotstxt.Rule {
 	m := map[ruleKey]robotstxt.Rule{}
 	if g == nil {
 		return m
@@ -414,7 +414,7 @@ type witnessMemo struct {
 func compareAgent(a *verdict.Agent, so, sn *side, o Options, all map[string]bool, memo map[string]witnessMemo) *Crawler {
 	c := &Crawler{Agent: a}
 	fo, fn := so.file(a.Engine), sn.file(a.Engine)
-	var go_, gn *robotstxt.Agent
+	var go_, gn *robotstxt.Matcher
 	if fo != nil {
 		go_ = a.Group(fo)
 		m := go_.Group()
@@ -539,7 +539,7 @@ type statement struct {
 // its Content-Usage lines in order (of equally long paths, the first
 // written wins), then the Content-Signal lines of its groups and of no
 // group, sorted (they combine, the most restrictive winning).
-func statements(f *robotstxt.File, g *robotstxt.Agent) []statement {
+func statements(f *robotstxt.File, g *robotstxt.Matcher) []statement {
 	if f == nil || g == nil {
 		return nil
 	}

@@ -531,8 +531,6 @@ type groupJSON struct {
 	Lines []int  `json:"lines"`
 }
 
-var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star", robotstxt.ViaFetch: "fetch"}
-
 func groupJSONOf(m *robotstxt.GroupMatch) *groupJSON {
 	if m == nil {
 		return nil
@@ -541,9 +539,7 @@ func groupJSONOf(m *robotstxt.GroupMatch) *groupJSON {
 	if g.Lines == nil {
 		g.Lines = []int{}
 	}
-	if int(m.Via) < len(viaCode) {
-		g.Via = viaCode[m.Via]
-	}
+	g.Via = verdict.ViaCode(m.Via)
 	return g
 }
 

@@ -12,12 +12,12 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // maxPageBytes caps the body read from a fetched page. Google reads 15 MiB;
@@ -104,7 +104,7 @@ type pageCrawler struct {
 	// Robots.usage) with the page's Content-Usage header, TDMRep header
 	// or meta, noai/noimageai and, for a fetched page, the site's
 	// /.well-known/tdmrep.json (the answer's tdmrep).
-	Usage usage.Verdict `json:"usage"`
+	Usage aipref.Usage `json:"usage"`
 }
 
 type sourceJSON struct {
@@ -363,7 +363,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			j.Notes = resp.Crawlers[i].Notes
 			resp.Crawlers[i].RobotsJSON = &j
 		}
-		var tdm []usage.Evidence
+		var tdm []aipref.Evidence
 		if resp.TDMRep != nil {
 			tdm = resp.TDMRep.Evidence
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/aipref"
 )
 
 // TestAllowedUsage checks that /api/allowed carries the usage verdict of
@@ -54,7 +54,7 @@ func TestPageUsage(t *testing.T) {
 	var got struct {
 		Crawlers []struct {
 			Agent string
-			Usage usage.Verdict
+			Usage aipref.Usage
 		}
 	}
 	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || res.StatusCode != 200 {
@@ -77,7 +77,7 @@ func TestPageUsage(t *testing.T) {
 			t.Errorf("%s: usage %s, want %s: %s", c.Agent, c.Usage, want.agent, want.verdict)
 		}
 		var lost []string
-		lines := map[usage.Carrier]int{}
+		lines := map[aipref.Carrier]int{}
 		for _, e := range c.Usage.Evidence {
 			if e.Outweighed {
 				lost = append(lost, string(e.Carrier)+" "+string(e.Category))
@@ -87,7 +87,7 @@ func TestPageUsage(t *testing.T) {
 		if !slices.Equal(lost, want.outweighed) {
 			t.Errorf("%s: outweighed %q, want %q", c.Agent, lost, want.outweighed)
 		}
-		if lines[usage.RobotsContentSignal] != 2 || lines[usage.RobotsContentUsage] != 3 || lines[usage.HeaderContentUsage] != 1 {
+		if lines[aipref.RobotsContentSignal] != 2 || lines[aipref.RobotsContentUsage] != 3 || lines[aipref.HeaderContentUsage] != 1 {
 			t.Errorf("%s: evidence lines %v, want Content-Signal 2, Content-Usage 3, the header 1", c.Agent, lines)
 		}
 	}

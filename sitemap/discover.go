@@ -3,6 +3,7 @@ package sitemap
 import (
 	"strings"
 
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -16,18 +17,16 @@ const (
 	FromIndex                 // an entry of a sitemap index
 )
 
-var sourceNames = [...]string{"robots.txt", "default", "index"}
+var sourceNames = enum.New[Source]("source", "robots.txt", "default", "index")
 
 // String returns robots.txt, default or index.
-func (s Source) String() string {
-	if int(s) < len(sourceNames) {
-		return sourceNames[s]
-	}
-	return "source?"
-}
+func (s Source) String() string { return sourceNames.String(s) }
 
 // MarshalText encodes the source as its String.
-func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Source) MarshalText() ([]byte, error) { return sourceNames.Marshal(s) }
+
+// UnmarshalText decodes a source written by MarshalText.
+func (s *Source) UnmarshalText(b []byte) error { return sourceNames.Unmarshal(b, s) }
 
 // Location is one sitemap to read and where it was found.
 type Location struct {

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/enum"
 )
 
 // The protocol's limits per sitemap file (sitemaps.org, "Sitemap file
@@ -38,19 +39,17 @@ const (
 	Atom                // Atom 1.0 feed: <entry><link href>
 )
 
-var kindNames = [...]string{"unknown", "urlset", "sitemapindex", "text", "rss", "atom"}
+var kindNames = enum.New[Kind]("kind", "unknown", "urlset", "sitemapindex", "text", "rss", "atom")
 
 // String returns the format's name: urlset, sitemapindex, text, rss, atom
 // or unknown.
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return kindNames.String(k) }
 
 // MarshalText encodes the kind as its String.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
+
+// UnmarshalText decodes a kind written by MarshalText.
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(b, k) }
 
 // Entry is one URL a sitemap lists: a page of a urlset, text sitemap or
 // feed, or a sitemap of a sitemap index (Sitemap set).

@@ -8,7 +8,7 @@
 // Every verdict goes through rep's one verdict path (rep.Agent,
 // DecideFetched), so a row says what rep check says for the same file and
 // crawler: the registry's fallback chains and "*" exceptions, the crawler's
-// engine, usage preferences (package usage).
+// engine, usage preferences (package aipref).
 //
 // # Fetch class
 //

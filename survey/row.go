@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // SchemaVersion is the version of Row's columns.
@@ -66,7 +66,7 @@ type Row struct {
 	CrawlDelay     float64 `json:"crawl_delay" parquet:"crawl_delay"`
 	CrawlDelayLine int     `json:"crawl_delay_line" parquet:"crawl_delay_line"`
 	// TrainAI, AIUse and Search are the usage preferences for "/"
-	// (allowed, disallowed, unknown; package usage).
+	// (allowed, disallowed, unknown; package aipref).
 	TrainAI string `json:"train_ai" parquet:"train_ai"`
 	AIUse   string `json:"ai_use" parquet:"ai_use"`
 	Search  string `json:"search" parquet:"search"`
@@ -172,7 +172,7 @@ func (s *Surveyor) Survey(rows []Row, r *Record) []Row {
 		if len(d.Group.Lines) > 0 {
 			row.GroupLine = d.Group.Lines[0]
 		}
-		u := usage.Verdict{}
+		u := aipref.Usage{}
 		if d.Usage != nil {
 			u = *d.Usage
 		}

@@ -182,7 +182,7 @@ func (a *Agent) Token() string { return a.Tokens[0] }
 // the last file's is at hand: a crawler asks about many URLs of one site
 // in a row, or alternates between sites, and resolving the group costs
 // more than the check.
-func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
+func (a *Agent) Group(f *robotstxt.File) *robotstxt.Matcher {
 	return a.memo(f).g
 }
 
@@ -190,7 +190,7 @@ func (a *Agent) Group(f *robotstxt.File) *robotstxt.Agent {
 // preferences (Content-Usage, Content-Signal).
 type groupMemo struct {
 	f        *robotstxt.File
-	g        *robotstxt.Agent
+	g        *robotstxt.Matcher
 	hasUsage bool
 }
 
@@ -203,9 +203,9 @@ func (a *Agent) memo(f *robotstxt.File) *groupMemo {
 	}
 	m := &groupMemo{f: f}
 	if a.IgnoresStar {
-		m.g = f.AgentExplicit(a.Tokens...)
+		m.g = f.MatcherExplicit(a.Tokens...)
 	} else {
-		m.g = f.Agent(a.Tokens...)
+		m.g = f.Matcher(a.Tokens...)
 	}
 	for _, e := range f.Extensions() {
 		if e.Key == robotstxt.KeyContentUsage || e.Key == robotstxt.KeyContentSignal {

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/internal/enum"
 	wirepkg "github.com/rep-toolkit/rep/internal/wire"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // Decision is the answer to "may this crawler fetch this URL?": the
@@ -33,7 +34,7 @@ type Decision struct {
 	// Content-Usage or Content-Signal line, or was not used (a fetch that
 	// allows or disallows everything, DecideIn). A page's own carriers are
 	// added by the crawler SDK's page verdict (rep.PageVerdict.Usage).
-	Usage *usage.Verdict
+	Usage *aipref.Usage
 }
 
 // Decide answers for the agent against a robots.txt already parsed (read
@@ -51,7 +52,7 @@ func (a *Agent) Decide(f *robotstxt.File, rawurl string) Decision {
 
 // checkWire decides rawurl in its wire form with g into d, and returns
 // that form.
-func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string {
+func checkWire(d *robotstxt.Decision, g *robotstxt.Matcher, rawurl string) string {
 	var wire string
 	*d, wire = wirepkg.Check(g, rawurl)
 	return wire
@@ -59,11 +60,11 @@ func checkWire(d *robotstxt.Decision, g *robotstxt.Agent, rawurl string) string 
 
 // usage is the usage verdict of the memo's file for rawurl, or nil when
 // the file states no usage preference (most files: then it costs nothing).
-func (m *groupMemo) usage(rawurl string, allowed bool) *usage.Verdict {
+func (m *groupMemo) usage(rawurl string, allowed bool) *aipref.Usage {
 	if !m.hasUsage {
 		return nil
 	}
-	v := usage.Combine(usage.Robots(m.f, m.g, rawurl, allowed))
+	v := aipref.Combine(aipref.Robots(m.f, m.g, rawurl, allowed))
 	return &v
 }
 
@@ -89,7 +90,7 @@ func (a *Agent) DecideFetched(r *robotsfetch.Robots, rawurl string) Decision {
 // URLs of one file (the audit keeps one per crawler and robots.txt
 // version). The verdict is robotsfetch.Robots.Decide's. It does not
 // allocate for a URL already in its wire form (see Decide).
-func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Agent, rawurl string) Decision {
+func (a *Agent) DecideIn(r *robotsfetch.Robots, g *robotstxt.Matcher, rawurl string) Decision {
 	return Decision{Decision: r.Decide(g, rawurl), URL: rawurl, Agent: a, Fetch: &r.Outcome}
 }
 
@@ -172,7 +173,17 @@ func (d Decision) String() string {
 	return s
 }
 
-var viaCode = [...]string{robotstxt.ViaNone: "none", robotstxt.ViaToken: "token", robotstxt.ViaFallback: "fallback", robotstxt.ViaStar: "star", robotstxt.ViaFetch: "fetch"}
+var viaCodes = enum.New[robotstxt.Via]("via", "none", "token", "fallback", "star", "fetch") // ViaNone … ViaFetch
+
+// ViaCode is how a group was chosen as the JSON spells it: "none",
+// "token", "fallback", "star" or "fetch"; "" for a value robotstxt does
+// not define.
+func ViaCode(v robotstxt.Via) string {
+	if !viaCodes.Has(v) {
+		return ""
+	}
+	return viaCodes.String(v)
+}
 
 // DecisionJSON is the one JSON shape of a verdict, shared by rep check
 // -json, the server's API and every other door (Decision.MarshalJSON
@@ -196,7 +207,7 @@ type DecisionJSON struct {
 	Fetch      *robotsfetch.Outcome `json:"fetch,omitempty"`
 	// Usage is the usage-preference verdict (train_ai, ai_use, search and
 	// the evidence behind them), when there is one.
-	Usage *usage.Verdict `json:"usage,omitempty"`
+	Usage *aipref.Usage `json:"usage,omitempty"`
 }
 
 // MarshalJSON renders the decision in the one verdict shape: url, agent,
@@ -215,9 +226,7 @@ func (d Decision) JSON() DecisionJSON {
 	if j.GroupLines == nil {
 		j.GroupLines = []int{}
 	}
-	if int(d.Group.Via) < len(viaCode) {
-		j.Via = viaCode[d.Group.Via]
-	}
+	j.Via = ViaCode(d.Group.Via)
 	if a := d.Agent; a != nil {
 		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes
 	}

@@ -10,11 +10,11 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
+	use "github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
-	use "github.com/rep-toolkit/rep/usage"
 )
 
 func init() {

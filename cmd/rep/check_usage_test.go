@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	use "github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/aipref"
 )
 
 // TestCheckUsageJSON checks the usage object of rep check -json: present
@@ -17,16 +17,16 @@ func TestCheckUsageJSON(t *testing.T) {
 	for _, c := range []struct {
 		robots, url          string
 		none                 bool
-		train, aiUse, search use.Pref
+		train, aiUse, search aipref.Pref
 		lines                []int
 	}{
-		{robots: robots, url: "https://example.com/articles/a", train: use.Disallowed, aiUse: use.Disallowed, search: use.Allowed, lines: []int{4, 4, 2, 2}},
-		{robots: robots, url: "https://example.com/private/articles/a", train: use.Disallowed, aiUse: use.Unknown, search: use.Allowed, lines: []int{2, 2}},
+		{robots: robots, url: "https://example.com/articles/a", train: aipref.Disallowed, aiUse: aipref.Disallowed, search: aipref.Allowed, lines: []int{4, 4, 2, 2}},
+		{robots: robots, url: "https://example.com/private/articles/a", train: aipref.Disallowed, aiUse: aipref.Unknown, search: aipref.Allowed, lines: []int{2, 2}},
 		{robots: "User-agent: *\nDisallow: /private/\n", url: "https://example.com/a", none: true},
 	} {
 		_, stdout, stderr := checkRun(t, c.robots, "-robots", "-", "-agent", "examplebot", "-json", c.url)
 		var got struct {
-			Usage *use.Verdict `json:"usage"`
+			Usage *aipref.Usage `json:"usage"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatalf("%s: %v (stdout %q, stderr %q)", c.url, err, stdout, stderr)

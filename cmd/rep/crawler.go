@@ -19,10 +19,11 @@ import (
 // rep.NewAgent, so each gives the library's answer: the registry's
 // fallback chains and * group exceptions, the engine the crawler follows.
 
-// agentFlags are -agent, -profile and -parser-only.
+// agentFlags are -agent, -engine (-profile, its former name) and
+// -parser-only.
 type agentFlags struct {
 	agent      *string
-	profile    *string
+	eng        *engineFlag
 	parserOnly *bool
 }
 
@@ -31,19 +32,37 @@ const agentFlagHelp = "crawler `NAME`: product token (Googlebot), full User-Agen
 func addAgentFlags(fs *flag.FlagSet) *agentFlags {
 	return &agentFlags{
 		agent:      fs.String("agent", "", agentFlagHelp),
-		profile:    fs.String("profile", "", "engine whose rules apply: `ENGINE` "+engine.Names+" (default: the one the crawler follows: bingbot bing, YandexBot yandex, else google)"),
+		eng:        addEngineFlag(fs, "engine whose rules apply: `ENGINE` "+engine.Names+" (default: the one the crawler follows: bingbot bing, YandexBot yandex, else google)"),
 		parserOnly: fs.Bool("parser-only", false, "the bare parser's answer: no registry fallback chains or * group exceptions"),
 	}
 }
 
-// engine returns the -profile flag's engine.
-func (f *agentFlags) engine() (engine.Engine, error) {
-	e, err := engine.Parse(*f.profile)
+// engineFlag is -engine, the engine whose rules apply, and -profile, the
+// name it had first, kept so that scripts written with it still run. A
+// message about the value names the flag that was given.
+type engineFlag struct {
+	value string
+	name  string
+}
+
+func addEngineFlag(fs *flag.FlagSet, help string) *engineFlag {
+	f := &engineFlag{name: "-engine"}
+	fs.Func("engine", help, func(s string) error { f.value, f.name = s, "-engine"; return nil })
+	fs.Func("profile", "same as -engine `ENGINE` (its former name)", func(s string) error { f.value, f.name = s, "-profile"; return nil })
+	return f
+}
+
+// get returns the engine asked for (engine.Auto when none was).
+func (f *engineFlag) get() (engine.Engine, error) {
+	e, err := engine.Parse(f.value)
 	if err != nil {
-		return e, fmt.Errorf("-profile: %w", err)
+		return e, fmt.Errorf("%s: %w", f.name, err)
 	}
 	return e, nil
 }
+
+// engine returns the -engine flag's engine.
+func (f *agentFlags) engine() (engine.Engine, error) { return f.eng.get() }
 
 // resolve returns the crawler asked for; nil, nil when -agent is empty.
 func (f *agentFlags) resolve() (*rep.Agent, error) {

@@ -27,7 +27,7 @@ func init() {
 	register(&command{name: "diff", summary: "say which URLs flip for which crawler between two robots.txt versions", run: runDiff})
 }
 
-const diffUsage = `usage: rep diff [-agent NAME|PURPOSE ...] [-profile ENGINE] [-urls FILE] [-sitemap URL|FILE ...] [-log FILE ...]
+const diffUsage = `usage: rep diff [-agent NAME|PURPOSE ...] [-engine ENGINE] [-urls FILE] [-sitemap URL|FILE ...] [-log FILE ...]
                 [-crawl SITE_URL [-max-pages N] [-delay D]]
                 [-format text|json|markdown|sarif] [-json] [-fail-on any|block|change] [-max-flips N] [-allow-private] OLD NEW
 
@@ -199,24 +199,24 @@ func diffStatus(d *robotsdiff.Diff, failOn string) int {
 	return exitOK
 }
 
-// crawlerSet is the -agent and -profile flags of rep diff and rep watch:
+// crawlerSet is the -agent and -engine flags of rep diff and rep watch:
 // crawlers by name or registry purpose, repeatable.
 type crawlerSet struct {
-	agents  multiFlag
-	profile *string
+	agents multiFlag
+	eng    *engineFlag
 }
 
 func addCrawlerSet(fs *flag.FlagSet, what string) *crawlerSet {
 	c := &crawlerSet{}
 	fs.Var(&c.agents, "agent", "crawler `NAME` or registry purpose (ai-training, search, ...) to "+what+"; repeatable, or comma-separated (default: every registry crawler, the files' tokens and *)")
-	c.profile = fs.String("profile", "", "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
+	c.eng = addEngineFlag(fs, "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
 	return c
 }
 
 // resolve returns the engine and the crawlers asked for; nil crawlers when
 // none were (robotsdiff.DefaultAgents then applies).
 func (c *crawlerSet) resolve() (engine.Engine, []*rep.Agent, error) {
-	eng, err := (&agentFlags{profile: c.profile}).engine()
+	eng, err := c.eng.get()
 	if err != nil || len(c.agents) == 0 {
 		return eng, nil, err
 	}

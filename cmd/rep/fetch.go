@@ -20,7 +20,7 @@ func init() {
 	register(&command{name: "fetch", summary: "fetch a site's robots.txt as a crawler would and show how it reads", run: runFetch})
 }
 
-const fetchUsage = `usage: rep fetch [-agent NAME] [-profile ENGINE] [-parser-only] [-user-agent UA] [-timeout D] [-allow-private] [-json] URL ... | -
+const fetchUsage = `usage: rep fetch [-agent NAME] [-engine ENGINE] [-parser-only] [-user-agent UA] [-timeout D] [-allow-private] [-json] URL ... | -
 
 Fetches the robots.txt of each URL's origin (scheme://host[:port]/robots.txt)
 as RFC 9309 and Google say: redirects followed up to 5 hops, 4xx read as
@@ -121,7 +121,7 @@ func runFetch(e *env) int {
 	bad := len(urls) - len(good)
 	urls = good
 	if a == nil {
-		// Without -agent the file is read with the -profile engine's parser.
+		// Without -agent the file is read with the -engine engine's parser.
 		eng, _ := af.engine()
 		// Built whole, not changed after NewAgent: Agents are immutable.
 		a = &rep.Agent{Name: "*", Tokens: []string{"*"}, Engine: eng.Or(engine.Google), ParserOnly: true}

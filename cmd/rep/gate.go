@@ -406,7 +406,7 @@ func gateMode(p *policy.Policy, override string) policy.Enforce {
 func gateSignatureFlags(keys, agents *pairFlag, allowPrivate bool) (dirs map[string]botauth.JWKS, sigAgents map[string][]string, warn []string, msg string) {
 	// origin checks o, given in arg of flag.
 	origin := func(flag, arg, o string) string {
-		if _, err := (&botauth.Agent{URL: o}).DirectoryURL(allowPrivate); err != nil {
+		if _, err := (&botauth.SignatureAgent{URL: o}).DirectoryURL(allowPrivate); err != nil {
 			if !allowPrivate && strings.HasPrefix(strings.ToLower(o), "http:") {
 				return fmt.Sprintf("%s %s: an http origin needs -allow-private", flag, arg)
 			}
@@ -460,7 +460,7 @@ func gateSignatureFlags(keys, agents *pairFlag, allowPrivate bool) (dirs map[str
 // gateOriginListed reports whether a registry crawler, or -signature-agent,
 // lists origin as a Signature-Agent.
 func gateOriginListed(origin string, sigAgents map[string][]string) bool {
-	dir, err := (&botauth.Agent{URL: origin}).DirectoryURL(true)
+	dir, err := (&botauth.SignatureAgent{URL: origin}).DirectoryURL(true)
 	if err != nil {
 		return false
 	}

@@ -285,7 +285,7 @@ func TestGateStore(t *testing.T) {
 	if err != nil || e == nil || e.Good == nil {
 		t.Fatalf("no verdict in the store: %v %+v", err, e)
 	}
-	var rec gate.VerdictRecord
+	var rec gate.VerificationRecord
 	if err := json.Unmarshal(e.Good.Body, &rec); err != nil || rec.Verdict != identity.Spoofed {
 		t.Errorf("stored %s: %v", e.Good.Body, err)
 	}

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
+	use "github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/engine"
 	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
-	use "github.com/rep-toolkit/rep/usage"
 )
 
 func init() {

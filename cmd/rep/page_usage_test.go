@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	use "github.com/rep-toolkit/rep/usage"
+	"github.com/rep-toolkit/rep/aipref"
 )
 
 // TestPageUsage fetches a page whose carriers disagree and checks the
@@ -43,26 +43,26 @@ func TestPageUsage(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, stderr.String())
 	}
 	var got struct {
-		Usage  use.Verdict `json:"usage"`
+		Usage  aipref.Usage `json:"usage"`
 		Robots struct {
-			Usage *use.Verdict `json:"usage"`
+			Usage *aipref.Usage `json:"usage"`
 		} `json:"robots"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
 	v := got.Usage
-	if v.TrainAI != use.Disallowed || v.AIUse != use.Disallowed || v.Search != use.Allowed {
+	if v.TrainAI != aipref.Disallowed || v.AIUse != aipref.Disallowed || v.Search != aipref.Allowed {
 		t.Errorf("usage %s, want train-ai=disallowed ai-use=disallowed search=allowed", v)
 	}
 	var carriers []string
-	for _, e := range v.Deciding(use.TrainAI) {
+	for _, e := range v.Deciding(aipref.TrainAI) {
 		carriers = append(carriers, string(e.Carrier))
 	}
 	if want := "Content-Usage header,noai,tdmrep.json"; strings.Join(carriers, ",") != want {
 		t.Errorf("train-ai decided by %v, want %s", carriers, want)
 	}
-	if r := got.Robots.Usage; r == nil || r.TrainAI != use.Allowed {
+	if r := got.Robots.Usage; r == nil || r.TrainAI != aipref.Allowed {
 		t.Errorf("robots usage %v, want train-ai allowed by line 3", r)
 	}
 
@@ -121,11 +121,11 @@ func TestPageTDMRepFetched(t *testing.T) {
 
 	out, _ := page("-json", srv.URL+"/blog/post")
 	var got struct {
-		Usage  use.Verdict `json:"usage"`
+		Usage  aipref.Usage `json:"usage"`
 		TDMRep struct {
-			URL      string         `json:"url"`
-			Status   int            `json:"status"`
-			Evidence []use.Evidence `json:"evidence"`
+			URL      string            `json:"url"`
+			Status   int               `json:"status"`
+			Evidence []aipref.Evidence `json:"evidence"`
 		} `json:"tdmrep"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
@@ -134,7 +134,7 @@ func TestPageTDMRepFetched(t *testing.T) {
 	if got.TDMRep.URL != srv.URL+"/.well-known/tdmrep.json" || got.TDMRep.Status != 200 || len(got.TDMRep.Evidence) == 0 || got.TDMRep.Evidence[0].Line != 2 {
 		t.Errorf("tdmrep %+v, want entry 2 of the fetched file", got.TDMRep)
 	}
-	if got.Usage.TrainAI != use.Disallowed || got.Usage.AIUse != use.Disallowed {
+	if got.Usage.TrainAI != aipref.Disallowed || got.Usage.AIUse != aipref.Disallowed {
 		t.Errorf("usage %s, want train-ai and ai-use disallowed by tdmrep.json", got.Usage)
 	}
 	if asked != 1 {

@@ -25,7 +25,7 @@ func init() {
 }
 
 const watchUsage = `usage: rep watch [-history DIR|bolt:PATH] [-interval D] [-once] [-format text|json] [-webhook URL]
-                 [-agent NAME|PURPOSE ...] [-profile ENGINE] [-allow-private] [-timeout D] URL ...
+                 [-agent NAME|PURPOSE ...] [-engine ENGINE] [-allow-private] [-timeout D] URL ...
 
 Fetches the robots.txt of each URL's site as a crawler would (status table,
 redirects, 500 KiB; see rep fetch), keeps every version that differs in text

@@ -36,7 +36,7 @@ const DirectoryTag = "http-message-signatures-directory"
 // itself. It fails with an [*Error]: [UnsupportedAgent] for cimd and
 // unknown types, [BadAgent] for a value that is not an origin or not https
 // (http is accepted when allowHTTP).
-func (a *Agent) DirectoryURL(allowHTTP bool) (string, error) {
+func (a *SignatureAgent) DirectoryURL(allowHTTP bool) (string, error) {
 	u, err := url.Parse(a.URL)
 	if err != nil || u.Host == "" {
 		return "", &Error{Reason: BadAgent, Header: "Signature-Agent", Detail: fmt.Sprintf("%q is not an absolute URL", a.URL)}
@@ -191,7 +191,7 @@ func (f *Fetcher) init() {
 }
 
 // Key implements [KeySource]: the key keyid from the directory agent names.
-func (f *Fetcher) Key(ctx context.Context, agent *Agent, keyid string) (Key, error) {
+func (f *Fetcher) Key(ctx context.Context, agent *SignatureAgent, keyid string) (Key, error) {
 	f.init()
 	if agent == nil {
 		return Key{}, &Error{Reason: NoKeySource, KeyID: keyid, Detail: "the request has no Signature-Agent naming a directory"}

@@ -215,7 +215,7 @@ func TestFetcherRefusesPrivateKeyAndHTML(t *testing.T) {
 	for _, tt := range []struct {
 		name, ctype string
 		body        []byte
-		verdict     Verdict
+		verdict     Verification
 		reason      Reason
 	}{
 		{"private key", MediaType, private, Unverified, PrivateKeyPublished},

@@ -5,20 +5,25 @@ import (
 	"strings"
 )
 
-// Verdict is the outcome of verifying a request.
-type Verdict string
+// Verification is the outcome of verifying a request.
+type Verification string
+
+// Verdict is the former name of Verification.
+//
+// Deprecated: use Verification.
+type Verdict = Verification
 
 // The three outcomes of draft-ietf-webbotauth-httpsig-protocol-01, appendix
 // "Verifier Outcomes".
 const (
 	// Verified: a web-bot-auth signature and its key validate.
-	Verified Verdict = "verified"
+	Verified Verification = "verified"
 	// Invalid: a header, covered component, parameter, freshness check or
 	// the signature itself fails.
-	Invalid Verdict = "invalid"
+	Invalid Verification = "invalid"
 	// Unverified: there is not enough to decide, e.g. no signature, an
 	// unknown key or a directory that cannot be fetched.
-	Unverified Verdict = "unverified"
+	Unverified Verification = "unverified"
 )
 
 // Reason says why a request is not verified. A Reason is an error so that
@@ -54,7 +59,7 @@ const (
 func (r Reason) Error() string { return "botauth: " + string(r) }
 
 // Verdict returns the verdict r leads to.
-func (r Reason) Verdict() Verdict {
+func (r Reason) Verdict() Verification {
 	switch r {
 	case NoSignature, ForeignTag, BadAgent, UnknownKey, UnsupportedAlgorithm, UnsupportedAgent, DirectoryUnavailable, PrivateKeyPublished, NoKeySource, UnknownAuthority, UnknownField:
 		return Unverified

@@ -82,7 +82,7 @@ func (s *Signer) Sign(r *http.Request) error {
 		add(c)
 	}
 	if s.Agent != "" {
-		a := &Agent{Member: label, URL: s.Agent, Type: "directory"}
+		a := &SignatureAgent{Member: label, URL: s.Agent, Type: "directory"}
 		if _, err := a.DirectoryURL(true); err != nil {
 			return fmt.Errorf("%w: %v", ErrSign, err)
 		}

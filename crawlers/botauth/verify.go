@@ -17,16 +17,22 @@ import (
 // Tag is the value of the tag parameter that marks a Web Bot Auth signature.
 const Tag = "web-bot-auth"
 
-// Agent is the Signature-Agent member a signature covers: where its key is
-// published.
-type Agent struct {
+// SignatureAgent is the Signature-Agent member a signature covers: where
+// its key is published (the signature agent of
+// draft-ietf-webbotauth-httpsig-protocol).
+type SignatureAgent struct {
 	Member string // the Dictionary key, e.g. "sig1"; "" for the legacy String form
 	URL    string // the member value
 	Type   string // the type parameter: "directory" (the default), "jwks_uri" or "cimd"
 }
 
 // Legacy reports whether the header had the older plain String form.
-func (a *Agent) Legacy() bool { return a.Member == "" }
+func (a *SignatureAgent) Legacy() bool { return a.Member == "" }
+
+// Agent is the former name of SignatureAgent.
+//
+// Deprecated: use SignatureAgent.
+type Agent = SignatureAgent
 
 // Key is a verification key and where it was found.
 type Key struct {
@@ -44,12 +50,12 @@ type Key struct {
 // [*Error] values whose Reason is [UnknownKey], [DirectoryUnavailable],
 // [UnsupportedAgent], [BadAgent] or [NoKeySource].
 type KeySource interface {
-	Key(ctx context.Context, agent *Agent, keyid string) (Key, error)
+	Key(ctx context.Context, agent *SignatureAgent, keyid string) (Key, error)
 }
 
 // Key implements [KeySource] for a fixed key set: the key whose thumbprint
 // is keyid, whatever the agent. The kid members are not trusted.
-func (s JWKS) Key(_ context.Context, _ *Agent, keyid string) (Key, error) {
+func (s JWKS) Key(_ context.Context, _ *SignatureAgent, keyid string) (Key, error) {
 	for _, k := range s.Keys {
 		if t, err := k.Thumbprint(); err == nil && t == keyid {
 			return Key{JWK: k}, nil
@@ -87,7 +93,7 @@ type Verifier struct {
 // signatures are present it describes the first that verified, else the
 // first invalid one, else the first.
 type Result struct {
-	Verdict Verdict
+	Verdict Verification
 	// Err is why the request is not Verified, an [*Error]; nil when it is.
 	Err error
 	// The signature judged; empty when there is none.
@@ -95,11 +101,11 @@ type Result struct {
 	KeyID   string
 	Alg     string
 	Tag     string
-	Agent   *Agent    // the covered Signature-Agent member, nil without one
-	Key     *Key      // the key that verified, when Verified
-	Covered []string  // the covered component identifiers, serialized
-	Created time.Time // zero when absent
-	Expires time.Time // zero when absent
+	Agent   *SignatureAgent // the covered Signature-Agent member, nil without one
+	Key     *Key            // the key that verified, when Verified
+	Covered []string        // the covered component identifiers, serialized
+	Created time.Time       // zero when absent
+	Expires time.Time       // zero when absent
 	// Base is the RFC 9421 signature base, when it could be built.
 	Base string
 }
@@ -153,7 +159,7 @@ func (v *Verifier) Verify(ctx context.Context, r *http.Request) Result {
 	if len(results) == 0 {
 		return fail(Result{}, &Error{Reason: ForeignTag, Detail: fmt.Sprintf("no signature has tag=%q: %s", Tag, strings.Join(foreign, ", "))})
 	}
-	for _, want := range []Verdict{Verified, Invalid} {
+	for _, want := range []Verification{Verified, Invalid} {
 		for _, res := range results {
 			if res.Verdict == want {
 				return res
@@ -354,7 +360,7 @@ func covers(list httpsfv.InnerList, name string) bool {
 // coveredAgent returns the Signature-Agent member the signature covers:
 // the one keyed by its label when covered, else the first covered one; for
 // the legacy String form, the whole field.
-func coveredAgent(h http.Header, label string, list httpsfv.InnerList) (*Agent, *Error) {
+func coveredAgent(h http.Header, label string, list httpsfv.InnerList) (*SignatureAgent, *Error) {
 	lines := h.Values("Signature-Agent")
 	want := fmt.Sprintf(`"signature-agent";key=%q`, label)
 	if strings.HasPrefix(trimOWS(lines[0]), `"`) {
@@ -418,8 +424,8 @@ func coveredAgent(h http.Header, label string, list httpsfv.InnerList) (*Agent, 
 	return newAgent(pick, s, it.Params)
 }
 
-func newAgent(member, value string, params *httpsfv.Params) (*Agent, *Error) {
-	a := &Agent{Member: member, URL: value, Type: "directory"}
+func newAgent(member, value string, params *httpsfv.Params) (*SignatureAgent, *Error) {
+	a := &SignatureAgent{Member: member, URL: value, Type: "directory"}
 	if t, ok := params.Get("type"); ok {
 		tok, isTok := t.(httpsfv.Token)
 		if !isTok {

@@ -56,7 +56,7 @@ func TestVerifyTable(t *testing.T) {
 		name    string
 		build   func(t *testing.T) *http.Request
 		now     time.Time
-		verdict Verdict
+		verdict Verification
 		reason  Reason
 		want    string   // in the error text
 		fields  []string // Verifier.Fields

@@ -21,7 +21,7 @@ const BySignature Method = "signature"
 //
 //   - a verified signature whose key was fetched from the directory of a
 //     Signature-Agent the registry lists for the claimed crawler
-//     (crawlers.Verification.SignatureAgents)
+//     (crawlers.Proof.SignatureAgents)
 //     makes the verdict Verified, by BySignature, or by the signature and
 //     the network check together when that check verified too; when the
 //     network check disagreed, Reason keeps what it said;
@@ -76,7 +76,7 @@ func WithSignature(r Result, sig botauth.Result) Result {
 // DirectoryListed reports whether a key from the key directory at dir
 // can prove a request came from c: whether dir is on the origin of a
 // Signature-Agent the registry lists for c
-// (crawlers.Verification.SignatureAgents). It is the test WithSignature
+// (crawlers.Proof.SignatureAgents). It is the test WithSignature
 // applies; a verifier can ask it first, to fetch no directory whose keys
 // could prove nothing.
 func DirectoryListed(c *crawlers.Crawler, dir string) bool {

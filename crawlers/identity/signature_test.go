@@ -17,7 +17,7 @@ func TestWithSignature(t *testing.T) {
 	}
 	bot, _ := crawlers.ByName("Googlebot")
 	signed := func(url string) botauth.Result {
-		return botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k1", Agent: &botauth.Agent{Member: "g", URL: url},
+		return botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k1", Agent: &botauth.SignatureAgent{Member: "g", URL: url},
 			Key: &botauth.Key{Directory: url + botauth.WellKnownPath}}
 	}
 	netOK := identity.Result{Crawler: agent, Verdict: identity.Verified, Method: identity.ByRanges}
@@ -28,7 +28,7 @@ func TestWithSignature(t *testing.T) {
 		name    string
 		net     identity.Result
 		sig     botauth.Result
-		verdict identity.Verdict
+		verdict identity.Verification
 		method  identity.Method
 		reason  string
 		hasSig  bool
@@ -38,7 +38,7 @@ func TestWithSignature(t *testing.T) {
 		{"signature over a spoofed network check", netBad, signed("https://agent.bot.goog"), identity.Verified, identity.BySignature, "network check: spoofed (not in google-agents)", true},
 		{"signature from an agent not listed", netBad, signed("https://evil.example"), identity.Spoofed, identity.ByRanges, "not in google-agents; signature verified with a key from https://evil.example/.well-known/http-message-signatures-directory, which the registry does not list for Google-Agent", true},
 		{"crawler that does not sign", identity.Result{Crawler: bot, Verdict: identity.Unverifiable}, signed("https://agent.bot.goog"), identity.Unverifiable, "", "signature verified with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory, which the registry does not list for Googlebot", true},
-		{"key given locally", netBad, botauth.Result{Verdict: botauth.Verified, Label: "sig1", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}},
+		{"key given locally", netBad, botauth.Result{Verdict: botauth.Verified, Label: "sig1", Agent: &botauth.SignatureAgent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}},
 			identity.Spoofed, identity.ByRanges, "not in google-agents; signature verified with a key given locally, not fetched from a directory, which the registry does not list for Google-Agent", true},
 		{"invalid signature", netOK, invalid, identity.Verified, identity.ByRanges, "Web Bot Auth signature invalid: expired", true},
 		{"invalid signature without a label", netOK, botauth.Result{Verdict: botauth.Invalid, Err: &botauth.Error{Reason: botauth.Expired}},
@@ -60,7 +60,7 @@ func TestWithSignature(t *testing.T) {
 	if ev := r.Evidence(); !strings.Contains(ev, "signed with a key from https://agent.bot.goog/.well-known/http-message-signatures-directory (keyid k1)") {
 		t.Errorf("Evidence() = %q, want the signature named", ev)
 	}
-	local := botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k2", Agent: &botauth.Agent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}}
+	local := botauth.Result{Verdict: botauth.Verified, Label: "sig1", KeyID: "k2", Agent: &botauth.SignatureAgent{URL: "https://agent.bot.goog"}, Key: &botauth.Key{}}
 	withLocal := identity.WithSignature(netOK, local)
 	if ev := withLocal.Evidence(); !strings.Contains(ev, "signed with a key given locally (keyid k2)") {
 		t.Errorf("Evidence() = %q, want the local key named", ev)

@@ -79,7 +79,7 @@ func TestVerdictEvidence(t *testing.T) {
 		name    string
 		c       *crawlers.Crawler
 		v       *Verifier
-		verdict Verdict
+		verdict Verification
 		method  Method
 		reason  string
 	}{
@@ -139,7 +139,7 @@ func TestIdentifyByDNS(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		res     Resolver
-		verdict Verdict
+		verdict Verification
 		method  Method
 		crawler string
 		reason  string

@@ -13,28 +13,34 @@ import (
 	"github.com/rep-toolkit/rep/crawlers/botauth"
 )
 
-// Verdict is the answer to "is this request from the crawler it claims?".
-type Verdict string
+// Verification is the answer to "is this request from the crawler it
+// claims?".
+type Verification string
+
+// Verdict is the former name of Verification.
+//
+// Deprecated: use Verification.
+type Verdict = Verification
 
 // Verdicts.
 const (
 	// Verified: the IP is in the operator's list or passes FCrDNS.
-	Verified Verdict = "verified"
+	Verified Verification = "verified"
 	// Spoofed: the claim is provably false (not in a published list, a PTR
 	// outside the operator's domains or without a matching forward record,
 	// or a robots.txt-only token used as a User-Agent).
-	Spoofed Verdict = "spoofed"
+	Spoofed Verification = "spoofed"
 	// Unverifiable: the operator publishes nothing usable (or the method it
 	// documents is unavailable here: DNS when offline, a list not fetched,
 	// a DNS failure); the claim can be neither confirmed nor refuted.
-	Unverifiable Verdict = "unverifiable"
+	Unverifiable Verification = "unverifiable"
 	// RDNSOnly: the PTR name is in the operator's domain but the forward
 	// lookup did not confirm it, for operators whose forward records are
 	// documented as unreliable (Baidu).
-	RDNSOnly Verdict = "rdns-only"
+	RDNSOnly Verification = "rdns-only"
 	// NotCrawler: the User-Agent names no known crawler (or, when none is
 	// given, no list or DNS name of a known crawler matches the IP).
-	NotCrawler Verdict = "not-a-crawler"
+	NotCrawler Verification = "not-a-crawler"
 )
 
 // Method names the evidence behind a verdict.
@@ -57,7 +63,7 @@ type Result struct {
 	IP      netip.Addr
 	Claimed string            // the User-Agent, if one was given
 	Crawler *crawlers.Crawler // the claimed (or, without a User-Agent, identified) crawler; nil if none
-	Verdict Verdict
+	Verdict Verification
 	Method  Method
 	// Reason explains a verdict other than verified, in a few words.
 	Reason string

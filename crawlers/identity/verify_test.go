@@ -161,7 +161,7 @@ func TestVerifyConcurrent(t *testing.T) {
 	srv := startZone(t)
 	v := &Verifier{Resolver: dnstest.Resolver(srv), Timeout: 2 * time.Second}
 	ips := []string{"66.249.66.1", "95.216.227.158", "2001:4860:4801:10::1", "180.76.15.5"}
-	want := map[string]Verdict{"66.249.66.1": Verified, "95.216.227.158": Spoofed, "2001:4860:4801:10::1": Verified, "180.76.15.5": RDNSOnly}
+	want := map[string]Verification{"66.249.66.1": Verified, "95.216.227.158": Spoofed, "2001:4860:4801:10::1": Verified, "180.76.15.5": RDNSOnly}
 	uas := map[string]string{"180.76.15.5": "Baiduspider/2.0"}
 	var wg sync.WaitGroup
 	for g := range 16 {

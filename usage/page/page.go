@@ -1,79 +1,10 @@
-// Package page reads the usage preferences a page states about itself
-// (package usage's page carriers): its Content-Usage response header
-// (draft-ietf-aipref-attach), its TDMRep header or meta (W3C TDMRep CG
-// report), and noai and noimageai, from the page's policy as robotsmeta
-// reads it. It is apart from package usage so that the robots.txt verdict,
-// which combines robots.txt's statements only, needs no HTML parser.
+// Package page is the former name of package aipref/page, kept so that
+// code written against it compiles.
+//
+// Deprecated: use github.com/rep-toolkit/rep/aipref/page.
 package page
 
-import (
-	"strings"
+import "github.com/rep-toolkit/rep/aipref/page"
 
-	"github.com/rep-toolkit/rep/robotsmeta"
-	"github.com/rep-toolkit/rep/usage"
-)
-
-// Evidence returns the usage statements of a page's policy (robotsmeta): its
-// Content-Usage header, its TDMRep reservation (meta over header, as
-// TDMRep says), and noai and noimageai.
-func Evidence(pol *robotsmeta.Policy) []usage.Evidence {
-	if pol == nil || pol.Page() == nil {
-		return nil
-	}
-	pg := pol.Page()
-	var out []usage.Evidence
-	if pg.ContentUsage != nil {
-		src := robotsmeta.Source{}
-		for _, s := range pg.Sources {
-			if s.Kind == robotsmeta.FromHeader && strings.EqualFold(s.Name, "Content-Usage") {
-				src = s
-				break
-			}
-		}
-		for _, c := range usage.Categories() {
-			if v, ok := pg.ContentUsage[string(c)]; ok {
-				out = append(out, usage.Evidence{Carrier: usage.HeaderContentUsage, Category: c, Pref: pref(v),
-					Line: src.Line, Where: src.String(), Value: src.Value})
-			}
-		}
-	}
-	if pol.TDMReservation != robotsmeta.TDMUnset {
-		if why, ok := pol.Why(robotsmeta.FieldTDMReservation); ok {
-			carrier := usage.TDMRepHeader
-			if why.Source.Kind == robotsmeta.FromMeta {
-				carrier = usage.TDMRepMeta
-			}
-			out = append(out, usage.Reservation(carrier, pol.TDMReservation == robotsmeta.TDMReserved, why.Source.Line, why.Source.String(), why.Source.Value)...)
-		}
-	}
-	for _, d := range []struct {
-		on      bool
-		f       robotsmeta.Field
-		carrier usage.Carrier
-		scope   string
-	}{{pol.NoAI, robotsmeta.FieldNoAI, usage.RobotsNoAI, ""}, {pol.NoImageAI, robotsmeta.FieldNoImageAI, usage.RobotsNoImageAI, "images"}} {
-		if !d.on {
-			continue
-		}
-		e := usage.Evidence{Carrier: d.carrier, Pref: usage.Disallowed, Value: string(d.carrier), Scope: d.scope}
-		if why, ok := pol.Why(d.f); ok {
-			e.Line, e.Where, e.Value = why.Source.Line, why.Source.String(), why.Source.Value
-		}
-		for _, c := range []usage.Category{usage.TrainAI, usage.AIUse} {
-			e.Category = c
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// pref reads a Content-Usage token: y allows, n disallows.
-func pref(v string) usage.Pref {
-	switch v {
-	case "y":
-		return usage.Allowed
-	case "n":
-		return usage.Disallowed
-	}
-	return usage.Unknown
-}
+// Evidence is aipref/page's Evidence.
+var Evidence = page.Evidence

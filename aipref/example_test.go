@@ -1,10 +1,10 @@
-package usage_test
+package aipref_test
 
 import (
 	"fmt"
 
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/robotstxt"
-	"github.com/rep-toolkit/rep/usage"
 )
 
 // One usage-preference verdict for a URL and a crawler from its robots.txt
@@ -12,18 +12,18 @@ import (
 // category decides, and every statement stays in the evidence.
 func Example() {
 	f := robotstxt.Parse([]byte("Content-Signal: search=yes, ai-train=yes\n\nUser-agent: *\nAllow: /\nContent-Usage: /docs/ train-ai=n\n"))
-	g := f.Agent("ExampleBot")
+	g := f.Matcher("ExampleBot")
 	url := "https://example.com/docs/a.html"
 	allowed := g.Allowed(url)
-	tdm, err := usage.ParseTDMRep([]byte(`[{"location": "/docs/*", "tdm-reservation": 1}]`))
+	tdm, err := aipref.ParseTDMRep([]byte(`[{"location": "/docs/*", "tdm-reservation": 1}]`))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v := usage.Combine(usage.Robots(f, g, url, allowed), usage.TDMRep(tdm, url))
+	v := aipref.Combine(aipref.Robots(f, g, url, allowed), aipref.TDMRep(tdm, url))
 	fmt.Println(v)
 	for _, e := range v.Evidence {
-		if e.Category == usage.TrainAI {
+		if e.Category == aipref.TrainAI {
 			fmt.Printf("%s (%s) outweighed=%v\n", e.Carrier, e.Value, e.Outweighed)
 		}
 	}
