@@ -256,7 +256,7 @@ type entry struct {
 type group struct {
 	agent    int
 	file     int
-	g        *robotstxt.Agent
+	g        *robotstxt.Matcher
 	allowAll bool // no Disallow rule with a pattern: every URL allowed
 }
 
