@@ -131,13 +131,14 @@ type Usage struct {
 	Evidence []Evidence `json:"evidence"`
 }
 
-// Get returns the preference for category c (Unknown for a label outside
-// the vocabulary).
 // Verdict is the former name of Usage, kept so that code written against
-// it compiles. It is to be marked deprecated once the last callers in this
-// module (cmd/rep's page and check commands) say Usage.
+// it compiles.
+//
+// Deprecated: use Usage.
 type Verdict = Usage
 
+// Get returns the preference for category c (Unknown for a label outside
+// the vocabulary).
 func (v Usage) Get(c Category) Pref {
 	switch c {
 	case TrainAI:

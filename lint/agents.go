@@ -5,6 +5,7 @@ import (
 
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // agents builds the per-crawler view, each crawler resolved by verdict.Agent
@@ -21,7 +22,7 @@ func (l *linter) agents() {
 			files[a.ParseOptions()] = f
 		}
 		g := a.Group(f)
-		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: a.Notes, Kind: crawlers.KindOf(a.Crawler), Group: g.Group(), Rules: g.Rules(), file: f, crawler: a.Crawler}
+		v := AgentView{Name: a.Name, Engine: a.Engine, Notes: verdict.NotesFor(a, g.Group()), Kind: crawlers.KindOf(a.Crawler), Group: g.Group(), Rules: g.Rules(), file: f, crawler: a.Crawler}
 		in := map[int]bool{}
 		for _, r := range v.Rules {
 			in[r.Line] = true

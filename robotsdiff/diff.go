@@ -79,7 +79,7 @@ type Side struct {
 	Fetch *robotsfetch.Outcome `json:"fetch,omitempty"`
 	// Verdict is what the fetch means for every URL: use-rules for a
 	// file given or fetched with 2xx.
-	Verdict robotsfetch.Verdict `json:"verdict"`
+	Verdict robotsfetch.Class `json:"verdict"`
 }
 
 // FetchChange is a change in how the origin answers for its robots.txt.
@@ -276,7 +276,7 @@ func DefaultAgents(e engine.Engine, files ...[]byte) []*verdict.Agent {
 // side is a Version read for comparison: parsed once per way of parsing.
 type side struct {
 	v       Version
-	verdict robotsfetch.Verdict
+	verdict robotsfetch.Class
 	files   map[robotstxt.Options]*robotstxt.File
 	// rules memoises ruleSet per group: most crawlers obey the same one.
 	rules map[string]map[ruleKey]robotstxt.Rule

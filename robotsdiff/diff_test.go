@@ -160,7 +160,7 @@ func TestWitnesses(t *testing.T) {
 	}
 }
 
-func outcome(status int, c robotsfetch.Case, v robotsfetch.Verdict) *robotsfetch.Outcome {
+func outcome(status int, c robotsfetch.Case, v robotsfetch.Class) *robotsfetch.Outcome {
 	return &robotsfetch.Outcome{Origin: "https://example.com", URL: "https://example.com/robots.txt", Status: status, Case: c, Verdict: v}
 }
 

@@ -653,7 +653,7 @@ func (d *Diff) MarshalJSON() ([]byte, error) {
 	}
 	for _, c := range d.Crawlers {
 		cj := crawlerJSON{
-			Agent: c.Agent.Name, Engine: c.Agent.Engine.String(), Tokens: c.Agent.Tokens, Notes: c.Agent.Notes,
+			Agent: c.Agent.Name, Engine: c.Agent.Engine.String(), Tokens: c.Agent.Tokens, Notes: diffNotes(c.Agent, c.Before, c.After),
 			Changed: c.Changed(), GroupChanged: c.GroupChanged(), GroupBefore: groupJSONOf(c.Before), GroupAfter: groupJSONOf(c.After),
 			Added: rulesJSON(c.Added), Removed: rulesJSON(c.Removed), AddedCount: c.AddedCount, RemovedCount: c.RemovedCount, Usage: c.Usage,
 			Blocked: c.Blocked, Unblocked: c.Unblocked, UsageFlips: c.UsageFlips,
@@ -671,4 +671,21 @@ func (d *Diff) MarshalJSON() ([]byte, error) {
 		j.Crawlers = append(j.Crawlers, cj)
 	}
 	return json.Marshal(j)
+}
+
+// diffNotes are the notes that apply to the crawler's group in either
+// version (verdict.NotesFor), the new version's first, each once.
+func diffNotes(a *verdict.Agent, before, after *robotstxt.GroupMatch) []string {
+	var out []string
+	for _, g := range []*robotstxt.GroupMatch{after, before} {
+		if g == nil {
+			continue
+		}
+		for _, n := range verdict.NotesFor(a, *g) {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }

@@ -12,7 +12,7 @@
 //
 // Every fetch ends in exactly one Case, a row of this table, recorded in the
 // Outcome with the status, redirects, bytes and times, and mapped to a
-// Verdict:
+// fetch class (Class):
 //
 //	2xx                          Success           the rules in the body
 //	3xx, up to 5 hops            (followed)        the final answer, applied to the original origin

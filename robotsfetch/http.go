@@ -194,7 +194,7 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func verdictOf(r Case) Verdict { return CaseVerdict(r) }
+func verdictOf(r Case) Class { return CaseClass(r) }
 
 // fetch makes one attempt and returns the new entry; prev is the entry it
 // replaces (nil for none).

@@ -88,35 +88,41 @@ func (c *Case) UnmarshalText(b []byte) error {
 	return unmarshalEnum(b, caseNames[:], (*uint8)(c), "case")
 }
 
-// Verdict is what a fetch means for every URL of the origin before any rule
-// is matched.
-type Verdict uint8
+// Class is the fetch class: what a fetch means for every URL of the
+// origin before any rule is matched (use the rules, allow all, disallow
+// all). survey.Class is the same concept, with "missing" for no capture.
+type Class uint8
+
+// Verdict is the former name of Class.
+//
+// Deprecated: use Class.
+type Verdict = Class
 
 const (
 	// UseRules: match the URL against the parsed file.
-	UseRules Verdict = iota
+	UseRules Class = iota
 	// AllowAll: no robots.txt restrictions.
 	AllowAll
 	// DisallowAll: nothing may be crawled.
 	DisallowAll
 )
 
-var verdictNames = [...]string{"use-rules", "allow-all", "disallow-all"}
+var classNames = [...]string{"use-rules", "allow-all", "disallow-all"}
 
 // String returns "use-rules", "allow-all" or "disallow-all".
-func (v Verdict) String() string {
-	if int(v) < len(verdictNames) {
-		return verdictNames[v]
+func (v Class) String() string {
+	if int(v) < len(classNames) {
+		return classNames[v]
 	}
 	return fmt.Sprintf("verdict(%d)", uint8(v))
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+func (v Class) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *Verdict) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, verdictNames[:], (*uint8)(v), "verdict")
+func (v *Class) UnmarshalText(b []byte) error {
+	return unmarshalEnum(b, classNames[:], (*uint8)(v), "verdict")
 }
 
 // Source says where the Fetcher got a result.
@@ -215,11 +221,11 @@ type Outcome struct {
 	// Status is the final HTTP status; 0 when no response arrived.
 	Status int `json:"status"`
 	// Case is the row of the status table that applied; its Explain text
-	// is in the JSON as "explain". Verdict is what it means for every URL
-	// of the origin.
-	Case    Case    `json:"case"`
-	Verdict Verdict `json:"verdict"`
-	Source  Source  `json:"source"`
+	// is in the JSON as "explain". Verdict is its fetch class: what it
+	// means for every URL of the origin.
+	Case    Case   `json:"case"`
+	Verdict Class  `json:"verdict"`
+	Source  Source `json:"source"`
 	// Cached is set when Get answered from memory or from the Store
 	// rather than with a fetch made while the call waited.
 	Cached bool `json:"cached"`

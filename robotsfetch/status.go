@@ -23,12 +23,12 @@ func StatusCase(code int) Case {
 	return Unreachable
 }
 
-// CaseVerdict is what a definitive case means for every URL of the origin:
+// CaseClass is what a definitive case means for every URL of the origin:
 // UseRules for Success, DisallowAll for Unreachable, AllowAll for the
 // others (Unavailable, TooManyRedirects, BadRedirect, OutageAllow). The
 // copy cases (StaleCopy, OutageCopy) take the verdict of the copy they
 // use, which the case alone does not say: they answer UseRules.
-func CaseVerdict(c Case) Verdict {
+func CaseClass(c Case) Class {
 	switch c {
 	case Success, StaleCopy, OutageCopy:
 		return UseRules
@@ -37,3 +37,8 @@ func CaseVerdict(c Case) Verdict {
 	}
 	return AllowAll
 }
+
+// CaseVerdict is the former name of CaseClass.
+//
+// Deprecated: use CaseClass.
+func CaseVerdict(c Case) Class { return CaseClass(c) }

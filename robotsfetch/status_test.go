@@ -13,11 +13,11 @@ func TestStatusCaseAgreesWithFetch(t *testing.T) {
 		if got := StatusCase(code); got != r.Outcome.Case {
 			t.Errorf("StatusCase(%d) = %v, fetch recorded %v", code, got, r.Outcome.Case)
 		}
-		if got := CaseVerdict(StatusCase(code)); got != r.Outcome.Verdict {
-			t.Errorf("CaseVerdict(StatusCase(%d)) = %v, fetch recorded %v", code, got, r.Outcome.Verdict)
+		if got := CaseClass(StatusCase(code)); got != r.Outcome.Verdict {
+			t.Errorf("CaseClass(StatusCase(%d)) = %v, fetch recorded %v", code, got, r.Outcome.Verdict)
 		}
 	}
-	if StatusCase(0) != Unreachable || CaseVerdict(Unreachable) != DisallowAll {
+	if StatusCase(0) != Unreachable || CaseClass(Unreachable) != DisallowAll {
 		t.Errorf("status 0 (no response) must be unreachable, disallow-all")
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // errNoAgent answers a request whose agent field is missing or blank.
@@ -104,12 +104,12 @@ type agentCache struct {
 // toldAgent is a resolved agent and the Teller of its notes.
 type toldAgent struct {
 	a    *rep.Agent
-	tell *notes.Teller
+	tell *verdict.Teller
 }
 
 // agent is newAgent, remembered for the names asked before, with the
 // Teller of the agent's notes.
-func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, *notes.Teller, error) {
+func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, *verdict.Teller, error) {
 	k := agentKey{name, profile, parserOnly}
 	if v, ok := c.m.Load(k); ok {
 		ta := v.(toldAgent)
@@ -119,7 +119,7 @@ func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, *
 	if err != nil {
 		return nil, nil, err
 	}
-	ta := toldAgent{a, notes.NewTeller(a)}
+	ta := toldAgent{a, verdict.NewTeller(a)}
 	if c.n.Load() >= maxCachedAgents {
 		return ta.a, ta.tell, nil
 	}

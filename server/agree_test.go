@@ -10,15 +10,15 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // TestAgreesWithLibrary runs each case through the library (rep.NewAgent,
 // Agent.Decide: what rep check answers), /api/check with the file inline
 // and /api/allowed with the file served by a loopback origin, and asserts
 // one verdict, one deciding line, one group and the same notes everywhere:
-// those that apply to the answer (internal/notes), as rep check prints.
+// those that apply to the answer (verdict.NotesFor), as rep check prints.
 func TestAgreesWithLibrary(t *testing.T) {
 	const (
 		star      = "User-agent: *\nDisallow: /private\n"
@@ -86,9 +86,9 @@ func TestAgreesWithLibrary(t *testing.T) {
 			}
 			lib := a.Decide(robotstxt.ParseWith([]byte(tt.robots), a.ParseOptions()), tt.path)
 			// Every door's JSON gives the notes that apply to the answer
-			// (internal/notes), as its text does: not every note of
+			// (verdict.NotesFor), as its text does: not every note of
 			// a.Notes.
-			raw, _ := json.Marshal(notes.NewTeller(a).JSON(lib))
+			raw, _ := json.Marshal(verdict.NewTeller(a).JSON(lib))
 			var want map[string]any
 			json.Unmarshal(raw, &want)
 			if lib.Allowed != tt.allowed || lib.Rule.Line != tt.line || lib.Group.Agent != tt.group || want["via"] != tt.via || a.Engine.String() != tt.engine {
@@ -109,9 +109,9 @@ func TestAgreesWithLibrary(t *testing.T) {
 				t.Errorf("/api/check verdict\n got %v\nwant %v", pick(got), pick(want))
 			}
 			// The tester's notes are those that apply to the file
-			// (internal/notes), as rep check prints them.
+			// (verdict.NotesFor), as rep check prints them.
 			wantNotes := []any{}
-			for _, n := range notes.For(a, lib.Group) {
+			for _, n := range verdict.NotesFor(a, lib.Group) {
 				wantNotes = append(wantNotes, n)
 			}
 			if m["engine"] != tt.engine || !reflect.DeepEqual(m["notes"], wantNotes) {

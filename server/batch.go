@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // MaxBatch caps the queries of one batch.
@@ -44,8 +44,8 @@ type batchRequest struct {
 type batchItem struct {
 	d rep.Decision
 	// tell gives the verdict's notes: those that apply to it, as in
-	// every door (internal/notes), not all of d.Agent.Notes.
-	tell   *notes.Teller
+	// every door (verdict.NotesFor), not all of d.Agent.Notes.
+	tell   *verdict.Teller
 	err    error
 	status int
 	msg    string
@@ -117,13 +117,13 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	type agentRes struct {
 		a    *rep.Agent
-		tell *notes.Teller
+		tell *verdict.Teller
 		err  error
 	}
 	agents := map[agentKey]agentRes{}
 	items := make([]batchItem, len(req.Queries))
 	resolved := make([]*rep.Agent, len(req.Queries))
-	tellers := make([]*notes.Teller, len(req.Queries))
+	tellers := make([]*verdict.Teller, len(req.Queries))
 	jobs := map[string]*batchJob{}
 	var order []*batchJob
 	jobOf := make([]*batchJob, len(req.Queries))
@@ -142,7 +142,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			ar.a, ar.err = newAgent(k.name, k.profile, k.parserOnly)
 			if ar.err == nil {
-				ar.tell = notes.NewTeller(ar.a)
+				ar.tell = verdict.NewTeller(ar.a)
 			}
 			agents[k] = ar
 		}
@@ -254,7 +254,7 @@ type batchJob struct {
 
 // runBatchJob answers one origin's queries. When the first needs a fetch
 // the limits refuse, the rest share the refusal rather than spend tokens.
-func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, tellers []*notes.Teller, items []batchItem) {
+func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, tellers []*verdict.Teller, items []batchItem) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	var stop error

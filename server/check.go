@@ -7,10 +7,10 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // maxURLs caps the URLs of one check request; the body cap already bounds
@@ -71,7 +71,7 @@ type checkResponse struct {
 	Tokens     []string `json:"tokens"`
 	ParserOnly bool     `json:"parser_only"`
 	// Notes say what the crawler registry changed about the answer, each
-	// only where it applies to this file (internal/notes).
+	// only where it applies to this file (verdict.NotesFor).
 	Notes []string `json:"notes"`
 	// DidYouMean are the registry names a name it does not know may be a
 	// misspelling of (crawlers.Suggest); absent for a known name.
@@ -120,14 +120,14 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	opts := a.ParseOptions()
 	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
-	tell := notes.NewTeller(a)
+	tell := verdict.NewTeller(a)
 	ns := tell.For(g.Group())
 	if ns == nil {
 		ns = []string{}
 	}
 	resp := checkResponse{
 		Agent: a.Name, Engine: a.Engine.String(), Tokens: a.Tokens, ParserOnly: a.ParserOnly, Notes: ns,
-		DidYouMean: notes.Suggestions(a),
+		DidYouMean: verdict.Suggestions(a),
 		Group:      groupOf(g), Results: make([]batchItem, len(req.URLs)),
 		Sitemaps: sitemapsOf(f), Size: f.Size(), Truncated: f.Truncated(), ParsedBytes: f.ParsedBytes(),
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawl"
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Bounds of a crawl run by POST /api/crawl.
@@ -97,7 +97,7 @@ type (
 
 // crawlAgentJSON is one crawler of a crawl as the registry knows it, in
 // the field names of /api/check and /api/page: its kind, the notes that
-// hold whatever the site's file (internal/notes), and the registry names
+// hold whatever the site's file (verdict.NotesFor), and the registry names
 // an unknown name may be a misspelling of.
 type crawlAgentJSON struct {
 	Agent      string   `json:"agent"`
@@ -113,8 +113,8 @@ func crawlAgentsJSON(agents []*rep.Agent) []crawlAgentJSON {
 	for _, a := range agents {
 		out = append(out, crawlAgentJSON{
 			Agent: a.Name, Kind: string(crawlers.KindOf(a.Crawler)), Engine: a.Engine.String(),
-			Notes:      notes.For(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), // no group yet: what holds whatever the file
-			DidYouMean: notes.Suggestions(a),
+			Notes:      verdict.NotesFor(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), // no group yet: what holds whatever the file
+			DidYouMean: verdict.Suggestions(a),
 		})
 	}
 	return out

@@ -171,7 +171,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 // handleAllowed answers one "may this agent fetch this URL?" for a fleet:
 // the site's robots.txt comes from the shared cache, or is fetched once.
 // The answer is the verdict shape of rep.Decision, its fetch included, with
-// the notes that apply to it (internal/notes).
+// the notes that apply to it (verdict.NotesFor).
 func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rawurl := q.Get("url")

@@ -14,10 +14,10 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/crawlers"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // maxPageBytes caps the body read from a fetched page. Google reads 15 MiB;
@@ -68,7 +68,7 @@ type pageCrawler struct {
 	Kind string `json:"kind"`
 	// Engine is whose rules apply, robots.txt and page-level alike; Notes
 	// say what the crawler registry changed about this answer, only
-	// those that apply to it (internal/notes), as /api/check's do.
+	// those that apply to it (verdict.NotesFor), as /api/check's do.
 	Engine string   `json:"engine"`
 	Notes  []string `json:"notes,omitempty"`
 	// DidYouMean are the registry names an unknown name may be a
@@ -305,7 +305,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
 		pols = append(pols, pol)
 		kind := crawlers.KindOf(a.Crawler)
-		pc := pageCrawler{Agent: a.Name, Kind: string(kind), Engine: a.Engine.String(), DidYouMean: notes.Suggestions(a), Values: policyValues(&pol)}
+		pc := pageCrawler{Agent: a.Name, Kind: string(kind), Engine: a.Engine.String(), DidYouMean: verdict.Suggestions(a), Values: policyValues(&pol)}
 		for i, src := range pg.Sources {
 			if note := src.NotRead(a.MetaProfile()); note != "" && ruled[i] {
 				pc.NotRead = append(pc.NotRead, pageNotRead{Source: i, Where: src.String(), Note: note})
@@ -357,7 +357,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		if r := resp.Crawlers[i].Robots; r != nil {
 			d, g = *r, r.Group
 		}
-		resp.Crawlers[i].Notes = notes.For(resolved[i], g)
+		resp.Crawlers[i].Notes = verdict.NotesFor(resolved[i], g)
 		if resp.Crawlers[i].Robots != nil {
 			j := d.JSON()
 			j.Notes = resp.Crawlers[i].Notes

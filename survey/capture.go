@@ -111,7 +111,7 @@ type Record struct {
 func (r *Record) Outcome() robotsfetch.Outcome {
 	o := robotsfetch.Outcome{
 		Origin: "https://" + r.Host, URL: r.URL, Redirects: r.Redirects, Status: r.Final,
-		Case: r.Case, Verdict: robotsfetch.CaseVerdict(r.Case), FetchedAt: r.Time, Bytes: len(r.FinalBody),
+		Case: r.Case, Verdict: robotsfetch.CaseClass(r.Case), FetchedAt: r.Time, Bytes: len(r.FinalBody),
 	}
 	if r.Class == ClassMissing {
 		// Nothing was read: the record says nothing, which the caller
@@ -294,7 +294,7 @@ func (s *Store) Record(i int) (*Record, error) {
 	if r.Case == robotsfetch.Success {
 		r.FinalBody = curBody
 	}
-	switch robotsfetch.CaseVerdict(r.Case) {
+	switch robotsfetch.CaseClass(r.Case) {
 	case robotsfetch.UseRules:
 		r.Class = ClassRules
 	case robotsfetch.AllowAll:

@@ -47,8 +47,10 @@ type Agent struct {
 	// ParserOnly is set when the registry was not consulted: the bare
 	// parser's answer for Tokens as given.
 	ParserOnly bool
-	// Notes say in words what the registry changed about the answer (a
-	// fallback chain, the * group ignored, the engine chosen by the agent).
+	// Notes say in words what the registry may change about an answer (a
+	// fallback chain, the * group ignored, the engine chosen by the agent),
+	// whatever the file. NotesFor keeps those that apply to one answer;
+	// Decision.JSON gives those.
 	Notes []string
 }
 

@@ -218,7 +218,18 @@ type DecisionJSON struct {
 func (d Decision) MarshalJSON() ([]byte, error) { return json.Marshal(d.JSON()) }
 
 // JSON returns the decision in its one JSON shape (see MarshalJSON).
+// Its notes are those that apply to the group chosen (NotesFor), not
+// every note the registry could add (Agent.Notes).
 func (d Decision) JSON() DecisionJSON {
+	j := d.json()
+	if d.Agent != nil {
+		j.Notes = NotesFor(d.Agent, d.Group)
+	}
+	return j
+}
+
+// json is JSON without the notes.
+func (d Decision) json() DecisionJSON {
 	j := DecisionJSON{
 		URL: d.URL, Allowed: d.Allowed, Line: d.Rule.Line, Rule: d.Rule.String(),
 		Group: d.Group.Agent, Reason: d.ReasonText(), GroupLines: d.Group.Lines, Fetch: d.Fetch, Usage: d.Usage,
@@ -228,7 +239,7 @@ func (d Decision) JSON() DecisionJSON {
 	}
 	j.Via = ViaCode(d.Group.Via)
 	if a := d.Agent; a != nil {
-		j.Agent, j.Engine, j.Tokens, j.ParserOnly, j.Notes = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly, a.Notes
+		j.Agent, j.Engine, j.Tokens, j.ParserOnly = a.Name, a.Engine.String(), a.Tokens, a.ParserOnly
 	}
 	return j
 }

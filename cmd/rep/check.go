@@ -10,11 +10,11 @@ import (
 	"strings"
 
 	"github.com/rep-toolkit/rep"
-	use "github.com/rep-toolkit/rep/aipref"
-	"github.com/rep-toolkit/rep/internal/notes"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/internal/urlhead"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func init() {
@@ -126,7 +126,7 @@ func runCheck(e *env) int {
 	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
-	tell := notes.NewTeller(a)
+	tell := verdict.NewTeller(a)
 	said := map[string]bool{} // notes printed: each once, before the first verdict it applies to
 	n, bad := 0, 0
 	for out.Err() == nil {
@@ -252,11 +252,11 @@ func checkGroup(g robotstxt.GroupMatch) string {
 // preference, then the robots.txt lines that decided them, e.g.
 // "usage: train-ai=disallowed ai-use=unknown search=allowed, by line 2
 // (Content-Usage: train-ai=n)".
-func checkUsageText(v use.Verdict) string {
+func checkUsageText(v aipref.Usage) string {
 	s := "usage: " + v.String()
 	var by []string
 	seen := map[string]bool{}
-	for _, c := range use.Categories() {
+	for _, c := range aipref.Categories() {
 		for _, e := range v.Deciding(c) {
 			k := fmt.Sprintf("line %d (%s)", e.Line, e.Value)
 			if e.Line == 0 {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/internal/termsafe"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // Every command that answers for a crawler (check, lint -agent, page,
@@ -88,7 +88,7 @@ func (f *agentFlags) resolve() (*rep.Agent, error) {
 func noteUnknown(e *env, cmd string, agents ...*rep.Agent) int {
 	n := 0
 	for _, a := range agents {
-		if s := notes.Suggestions(a); len(s) > 0 {
+		if s := verdict.Suggestions(a); len(s) > 0 {
 			fmt.Fprintf(e.stderr, "rep %s: note: unknown crawler %s — did you mean %s? (answered as a crawler the registry does not know)\n",
 				cmd, termsafe.Escape(a.Token()), strings.Join(s, " or "))
 			n++

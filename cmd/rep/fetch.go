@@ -11,9 +11,9 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func init() {
@@ -217,7 +217,7 @@ func fetchResultOf(e *env, c *rep.Crawler, input string, r *robotsfetch.Robots, 
 		} else {
 			a.Group = "(" + r.Outcome.Verdict.String() + ")"
 		}
-		a.Notes = notes.For(ca, gm)
+		a.Notes = verdict.NotesFor(ca, gm)
 		if d, from, err := c.Delay(e.ctx, input); err == nil {
 			a.Delay, a.DelayFrom = d.String(), from
 			if cdLine > 0 && !strings.HasPrefix(from, "crawl-delay") {

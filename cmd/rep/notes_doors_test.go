@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/rep-toolkit/rep"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotstxt"
 	"github.com/rep-toolkit/rep/server"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 // TestNotesDoors asks each door for the notes of one answer and asserts
-// that every JSON door gives the notes that apply to it (internal/notes),
+// that every JSON door gives the notes that apply to it (verdict.NotesFor),
 // in one shape (a list of sentences, left out when empty), as the text
 // doors print them: rep check -json (a file, and fetching), /api/check
 // (the answer's notes and each verdict's), GET and POST /api/allowed,
@@ -64,7 +64,7 @@ func TestNotesDoors(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := a.Decide(robotstxt.ParseWith([]byte(tt.robots), a.ParseOptions()), tt.path)
-			want := notes.For(a, d.Group)
+			want := verdict.NotesFor(a, d.Group)
 			all := strings.Join(want, "\n")
 			for _, w := range tt.want {
 				if !strings.Contains(all, w) {

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/rep-toolkit/rep"
-	use "github.com/rep-toolkit/rep/aipref"
+	"github.com/rep-toolkit/rep/aipref"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/internal/notes"
 	"github.com/rep-toolkit/rep/robotsmeta"
 	"github.com/rep-toolkit/rep/robotstxt"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 func init() {
@@ -87,7 +87,7 @@ type pageJSON struct {
 	Diagnostics []robotsmeta.Diagnostic `json:"diagnostics"`
 	// Engine is whose combining rules applied; Notes what the crawler
 	// registry changed about this answer: only the notes that apply to
-	// it (internal/notes), as rep check -json gives them.
+	// it (verdict.NotesFor), as rep check -json gives them.
 	Engine string   `json:"engine"`
 	Notes  []string `json:"notes,omitempty"`
 	// DidYouMean are the registry names an unknown name may be a
@@ -105,7 +105,7 @@ type pageJSON struct {
 	Blocked bool   `json:"blocked,omitempty"`
 	Action  string `json:"action,omitempty"`
 	// Usage is the page's usage-preference verdict (rep.PageUsage).
-	Usage *use.Verdict `json:"usage"`
+	Usage *aipref.Usage `json:"usage"`
 	// TDMRep is the fetch of the site's /.well-known/tdmrep.json (URL
 	// mode, the page allowed, no -tdmrep).
 	TDMRep *rep.TDMRepFetch `json:"tdmrep,omitempty"`
@@ -273,7 +273,7 @@ func runPage(e *env) int {
 	if fetch != nil {
 		decision = fetch.decision
 	}
-	var tdm []use.Evidence
+	var tdm []aipref.Evidence
 	if *tdmrepFile != "" {
 		if fetch == nil {
 			fmt.Fprintln(e.stderr, "rep page: -tdmrep needs a URL: tdmrep.json rules match the page's path")
@@ -281,9 +281,9 @@ func runPage(e *env) int {
 		}
 		data, err := os.ReadFile(*tdmrepFile)
 		if err == nil {
-			var rules []use.TDMRepRule
-			if rules, err = use.ParseTDMRep(data); err == nil {
-				tdm = use.TDMRep(rules, fetch.finalURL)
+			var rules []aipref.TDMRepRule
+			if rules, err = aipref.ParseTDMRep(data); err == nil {
+				tdm = aipref.TDMRep(rules, fetch.finalURL)
 			}
 		}
 		if err != nil {
@@ -303,7 +303,7 @@ func runPage(e *env) int {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		j := pageJSONOf(&pol, fetch)
-		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), notes.Suggestions(ag)
+		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), verdict.Suggestions(ag)
 		if fetch != nil {
 			dj := fetch.decision.JSON()
 			dj.Notes = j.Notes
@@ -383,14 +383,14 @@ func pageDiagnostics(page *robotsmeta.Page, fetch *pageFetchResult) []robotsmeta
 }
 
 // pageNotes are the registry's notes that apply to the answer
-// (internal/notes): for a URL, to the group robots.txt chose; for a file,
+// (verdict.NotesFor): for a URL, to the group robots.txt chose; for a file,
 // only those that hold whatever robots.txt says (no group was chosen).
 func pageNotes(ag *rep.Agent, fetch *pageFetchResult) []string {
 	g := robotstxt.GroupMatch{Via: robotstxt.ViaFetch}
 	if fetch != nil {
 		g = fetch.decision.Group
 	}
-	return notes.For(ag, g)
+	return verdict.NotesFor(ag, g)
 }
 
 func pageYesNo(b bool) string {
@@ -402,10 +402,10 @@ func pageYesNo(b bool) string {
 
 // pageText prints the policy as a table a site owner can read: each value,
 // and the tag or header line that set it.
-func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv use.Verdict) {
+func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetchResult, ag *rep.Agent, uv aipref.Usage) {
 	page := pol.Page()
 	fmt.Fprintf(w, "%s for %s (%s rules)\n", name, pol.Agent, ag.Engine)
-	unknown := notes.Unknown(ag) // said on standard error already
+	unknown := verdict.UnknownNote(ag) // said on standard error already
 	for _, n := range pageNotes(ag, fetch) {
 		if n != unknown {
 			fmt.Fprintf(w, "note:       %s\n", n)
@@ -588,12 +588,12 @@ func pageText(w io.Writer, name string, pol *robotsmeta.Policy, fetch *pageFetch
 // pageUsageText prints the usage verdict: each category, its preference
 // and the statements that decided it, then those that did not; nothing
 // when no carrier states a preference.
-func pageUsageText(w io.Writer, v use.Verdict) {
+func pageUsageText(w io.Writer, v aipref.Usage) {
 	if len(v.Evidence) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nusage (aipref):")
-	say := func(e use.Evidence) string {
+	say := func(e aipref.Evidence) string {
 		where := e.Where
 		if where == "" {
 			where = "line " + strconv.Itoa(e.Line)
@@ -606,7 +606,7 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		}
 		return fmt.Sprintf("%s: %q", where, e.Value)
 	}
-	for _, c := range use.Categories() {
+	for _, c := range aipref.Categories() {
 		var by []string
 		for _, e := range v.Deciding(c) {
 			by = append(by, say(e))
@@ -625,7 +625,7 @@ func pageUsageText(w io.Writer, v use.Verdict) {
 		switch {
 		case e.Scope != "":
 			note = "for " + e.Scope + " only"
-		case e.Pref == use.Unknown:
+		case e.Pref == aipref.Unknown:
 			note = "no preference"
 		}
 		fmt.Fprintf(w, "  %-9s %-11s %s (%s)\n", e.Category, e.Pref, say(e), note)

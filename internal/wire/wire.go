@@ -117,7 +117,7 @@ func Form(rawurl string) (wire, decoded string) {
 // Check decides rawurl in its wire form with g, the stricter of the two
 // readings when it holds escapes of unreserved characters, and returns
 // that form. It does not allocate for a URL already in its wire form.
-func Check(g *robotstxt.Agent, rawurl string) (robotstxt.Decision, string) {
+func Check(g *robotstxt.Matcher, rawurl string) (robotstxt.Decision, string) {
 	wire, decoded := Form(rawurl)
 	d := g.Check(wire)
 	if decoded != "" && d.Allowed {

@@ -1,4 +1,4 @@
-package notes
+package verdict
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -33,12 +32,12 @@ func TestFor(t *testing.T) {
 		{agent: "Google-Extended", robots: "User-agent: Google-Extended\nDisallow: /\n", want: []string{"Google-Extended is a robots.txt control token, not a crawler: no request carries it; its group controls what Google does with the pages its crawlers fetch"}},
 		{agent: "Applebot-Extended", robots: star, want: []string{"Applebot-Extended is a robots.txt control token"}},
 	} {
-		a, err := rep.NewAgent(tc.agent, rep.AgentOptions{ParserOnly: tc.parserOnly})
+		a, err := NewAgent(tc.agent, AgentOptions{ParserOnly: tc.parserOnly})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f := robotstxt.ParseWith([]byte(tc.robots), a.ParseOptions())
-		got := For(a, a.Group(f).Group())
+		got := NotesFor(a, a.Group(f).Group())
 		all := strings.Join(got, "\n")
 		for _, w := range tc.want {
 			if !strings.Contains(all, w) {
@@ -52,8 +51,8 @@ func TestFor(t *testing.T) {
 		}
 	}
 	// A fetch that decided: no group notes.
-	a, _ := rep.NewAgent("AdsBot-Google", rep.AgentOptions{})
-	if got := For(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}); len(got) != 0 {
+	a, _ := NewAgent("AdsBot-Google", AgentOptions{})
+	if got := NotesFor(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}); len(got) != 0 {
 		t.Errorf("notes for a fetch's verdict: %q", got)
 	}
 }
@@ -61,7 +60,7 @@ func TestFor(t *testing.T) {
 // TestTeller: a Teller gives For's notes, and keeps them for a run of
 // answers from one group choice.
 func TestTeller(t *testing.T) {
-	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +69,7 @@ func TestTeller(t *testing.T) {
 		f := robotstxt.ParseWith([]byte(robots), a.ParseOptions())
 		g := a.Group(f).Group()
 		for range 2 {
-			if got, want := tell.For(g), For(a, g); !slices.Equal(got, want) {
+			if got, want := tell.For(g), NotesFor(a, g); !slices.Equal(got, want) {
 				t.Errorf("%q: Teller %q, For %q", robots, got, want)
 			}
 		}
@@ -78,7 +77,7 @@ func TestTeller(t *testing.T) {
 }
 
 func BenchmarkTellerUnknown(b *testing.B) {
-	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	a, _ := NewAgent("Googlebto", AgentOptions{})
 	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
 	tell := NewTeller(a)
 	b.ReportAllocs()
@@ -90,11 +89,11 @@ func BenchmarkTellerUnknown(b *testing.B) {
 // BenchmarkForUnknown is the cost a Teller saves per URL: For asks the
 // registry for suggestions each time.
 func BenchmarkForUnknown(b *testing.B) {
-	a, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
+	a, _ := NewAgent("Googlebto", AgentOptions{})
 	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
 	b.ReportAllocs()
 	for b.Loop() {
-		For(a, g)
+		NotesFor(a, g)
 	}
 }
 
@@ -102,7 +101,7 @@ func BenchmarkForUnknown(b *testing.B) {
 // server keeps one per agent) with For's notes, and a group choice that
 // adds no note costs no allocation.
 func TestTellerConcurrent(t *testing.T) {
-	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +115,7 @@ func TestTellerConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for j := range 200 {
 				g := groups[(i+j)%len(groups)]
-				if got, want := tell.For(g), For(a, g); !slices.Equal(got, want) {
+				if got, want := tell.For(g), NotesFor(a, g); !slices.Equal(got, want) {
 					t.Errorf("Teller %q, For %q", got, want)
 					return
 				}
@@ -130,9 +129,9 @@ func TestTellerConcurrent(t *testing.T) {
 }
 
 // TestTellerJSON: the verdict shape with the notes that apply, not every
-// note of rep.Agent.Notes; Unknown is the "did you mean" note of For.
+// note of Agent.Notes; Unknown is the "did you mean" note of For.
 func TestTellerJSON(t *testing.T) {
-	a, err := rep.NewAgent("bingbot", rep.AgentOptions{})
+	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,17 +141,17 @@ func TestTellerJSON(t *testing.T) {
 	if !strings.Contains(strings.Join(a.Notes, "\n"), "falls back") {
 		t.Fatalf("agent notes %q: the test needs the fallback note there", a.Notes)
 	}
-	if !slices.Equal(j.Notes, For(a, d.Group)) || strings.Contains(strings.Join(j.Notes, "\n"), "falls back") {
-		t.Errorf("JSON notes %q, want %q", j.Notes, For(a, d.Group))
+	if !slices.Equal(j.Notes, NotesFor(a, d.Group)) || strings.Contains(strings.Join(j.Notes, "\n"), "falls back") {
+		t.Errorf("JSON notes %q, want %q", j.Notes, NotesFor(a, d.Group))
 	}
 	if j.URL != "/b/x" || j.Allowed || j.Line != 2 {
 		t.Errorf("JSON verdict %+v", j)
 	}
-	u, _ := rep.NewAgent("Googlebto", rep.AgentOptions{})
-	if got := Unknown(u); got == "" || !slices.Contains(For(u, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), got) {
+	u, _ := NewAgent("Googlebto", AgentOptions{})
+	if got := UnknownNote(u); got == "" || !slices.Contains(NotesFor(u, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), got) {
 		t.Errorf("Unknown %q not among For's notes", got)
 	}
-	if got := Unknown(a); got != "" {
-		t.Errorf("Unknown(bingbot) = %q", got)
+	if got := UnknownNote(a); got != "" {
+		t.Errorf("UnknownNote(bingbot) = %q", got)
 	}
 }

@@ -1,16 +1,16 @@
-// Package notes says, beside a verdict, what the crawler registry changed
-// about it: a fallback group, the * group ignored, a crawler documented not
-// to obey robots.txt, the engine the crawler follows, and "did you mean"
-// for a name the registry does not know. Every door that gives a verdict,
-// in text or JSON (rep check, rep fetch, rep page, the server's /api/check,
-// /api/allowed and /api/page), takes its notes from For or a Teller, so
-// that a note is given only when it applies to the answer shown: "bingbot
-// falls back to the msnbot group" only when no group names bingbot and a
-// group names msnbot. Teller.JSON is the verdict shape with those notes.
+package verdict
+
+// Notes say, beside a verdict, what the crawler registry changed about it:
+// a fallback group, the * group ignored, a crawler documented not to obey
+// robots.txt, the engine the crawler follows, what a control token is, and
+// "did you mean" for a name the registry does not know. A note is given
+// only when it applies to the answer shown: "bingbot falls back to the
+// msnbot group" only when no group names bingbot and a group names msnbot.
+// Every door takes its notes from here, in text and in JSON: Decision.JSON
+// through NotesFor, a stream of answers through a Teller.
 //
-// rep.Agent.Notes lists every note the registry could add for a crawler,
-// whatever the file; For keeps those that apply to one group choice.
-package notes
+// Agent.Notes lists every note the registry could add for a crawler,
+// whatever the file; NotesFor keeps those that apply to one group choice.
 
 import (
 	"fmt"
@@ -18,13 +18,12 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
-// For returns the notes that apply to an answer for a whose group was
-// chosen as g (rep.Decision.Group; Via robotstxt.ViaFetch when the fetch of
+// NotesFor returns the notes that apply to an answer for a whose group was
+// chosen as g (Decision.Group; Via robotstxt.ViaFetch when the fetch of
 // robots.txt decided and no group was chosen): "did you mean" for an
 // unknown name close to registry names; what a control token is
 // (Google-Extended); then a.Notes that hold whatever
@@ -32,7 +31,7 @@ import (
 // crawler follows); then the fallback group, only when the group came from
 // the registry's fallback chain, and the * group ignored, only when no
 // group names the crawler.
-func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
+func NotesFor(a *Agent, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
 	}
@@ -48,7 +47,7 @@ func For(a *rep.Agent, g robotstxt.GroupMatch) []string {
 // answered from one file costs a comparison each and allocates nothing.
 // A Teller is safe for concurrent use.
 type Teller struct {
-	a    *rep.Agent
+	a    *Agent
 	base []string // the notes that hold whatever the group choice
 	last atomic.Pointer[told]
 }
@@ -60,11 +59,11 @@ type told struct {
 }
 
 // NewTeller returns the Teller of a's notes.
-func NewTeller(a *rep.Agent) *Teller {
+func NewTeller(a *Agent) *Teller {
 	return &Teller{a: a, base: baseNotes(a, Suggestions(a))}
 }
 
-// For returns For(a, g). The list returned is shared with other calls: do
+// For returns NotesFor(a, g). The list returned is shared with other calls: do
 // not modify it.
 func (t *Teller) For(g robotstxt.GroupMatch) []string {
 	if t == nil || t.a == nil {
@@ -81,13 +80,14 @@ func (t *Teller) For(g robotstxt.GroupMatch) []string {
 	return n
 }
 
-// JSON returns d in the one verdict shape (rep.Decision.JSON) with the
-// notes that apply to it: every door's JSON gives these, not every note
-// the registry could add (rep.Agent.Notes), as its text does. d's agent
-// must be the Teller's.
-func (t *Teller) JSON(d rep.Decision) rep.DecisionJSON {
-	j := d.JSON()
-	j.Notes = t.For(d.Group)
+// JSON returns d.JSON(), its notes taken from the Teller, so that a run
+// of answers from one file works them out once. d's agent must be the
+// Teller's.
+func (t *Teller) JSON(d Decision) DecisionJSON {
+	j := d.json()
+	if d.Agent != nil {
+		j.Notes = t.For(d.Group)
+	}
 	return j
 }
 
@@ -95,7 +95,7 @@ func (t *Teller) JSON(d rep.Decision) rep.DecisionJSON {
 // mean" for an unknown name (suggest), what a control token is, and
 // a.Notes but those of the group choice (fallback, * ignored), which
 // forAgent adds where they apply.
-func baseNotes(a *rep.Agent, suggest []string) []string {
+func baseNotes(a *Agent, suggest []string) []string {
 	if a == nil {
 		return nil
 	}
@@ -128,14 +128,14 @@ func baseNotes(a *rep.Agent, suggest []string) []string {
 // groupDependent reports whether the group choice g adds a note for a:
 // the group came from the registry's fallback chain, or a crawler that
 // ignores the * group found no group naming it.
-func groupDependent(a *rep.Agent, g robotstxt.GroupMatch) bool {
+func groupDependent(a *Agent, g robotstxt.GroupMatch) bool {
 	if a.Crawler == nil || a.ParserOnly {
 		return false
 	}
 	return g.Via == robotstxt.ViaFallback && registryChain(a) || a.IgnoresStar && g.Via == robotstxt.ViaNone
 }
 
-func forAgent(a *rep.Agent, base []string, g robotstxt.GroupMatch) []string {
+func forAgent(a *Agent, base []string, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
 	}
@@ -153,25 +153,25 @@ func forAgent(a *rep.Agent, base []string, g robotstxt.GroupMatch) []string {
 	return out
 }
 
-// Unknown returns the note of For that says a's name is unknown, "unknown
+// UnknownNote returns the note of NotesFor that says a's name is unknown, "unknown
 // crawler Googlebto — did you mean Googlebot?", or "" when there is none:
 // for a door that says it elsewhere (on standard error) and leaves it out
 // of the notes it prints.
-func Unknown(a *rep.Agent) string {
+func UnknownNote(a *Agent) string {
 	if s := Suggestions(a); len(s) > 0 {
 		return unknownNote(a, s)
 	}
 	return ""
 }
 
-func unknownNote(a *rep.Agent, suggest []string) string {
+func unknownNote(a *Agent, suggest []string) string {
 	return fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(suggest))
 }
 
 // Suggestions returns the registry names a's name may be a misspelling of
 // (crawlers.Suggest): none when the registry knows the name, when a is a
 // fallback chain given in full, or when the registry was not asked.
-func Suggestions(a *rep.Agent) []string {
+func Suggestions(a *Agent) []string {
 	if a == nil || a.Crawler != nil || a.ParserOnly || len(a.Tokens) != 1 {
 		return nil
 	}
@@ -180,7 +180,7 @@ func Suggestions(a *rep.Agent) []string {
 
 // registryChain reports whether a's tokens after its own are the
 // registry's fallback chain, not one the user gave.
-func registryChain(a *rep.Agent) bool {
+func registryChain(a *Agent) bool {
 	return a.Crawler != nil && len(a.Tokens) > 1 && slices.EqualFunc(a.Tokens[1:], a.Crawler.RobotsFallback, strings.EqualFold)
 }
 
