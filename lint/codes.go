@@ -131,7 +131,7 @@ Check that the host resolves and serves /robots.txt over the scheme crawlers use
 
 Serve the real robots.txt, or a 404 status when there is none.`},
 	{"ignored-directive", Info, "a directive the selected search engine ignores",
-		`The line is valid, but the engine of the -profile does not read it:
+		`The line is valid, but the engine of the -engine flag does not read it:
 
     google   Crawl-delay, Request-rate, Visit-time, Host, Clean-param (Google reads only
              User-agent, Allow, Disallow and Sitemap)

@@ -495,7 +495,7 @@ reads no Crawl-delay, so the two User-agent lines form one group, and
 ` + "```" + `
 %s` + "```" + `
 
-    $ rep lint -profile bing -agent slurp -agent msnbot robots.txt
+    $ rep lint -engine bing -agent slurp -agent msnbot robots.txt
 
 ` + "```" + `
 %s` + "```" + `
@@ -510,7 +510,7 @@ lint/codes.go; do not edit. Run 'go test ./lint -run TestLintDocs -update'. -->
 it differently from what its author meant. Each finding has a stable code; ` + "`rep lint -explain CODE`" + `
 prints the text below.
 
-    rep lint [-agent NAME ...] [-profile ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif]
+    rep lint [-agent NAME ...] [-engine ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif]
              [-severity info|warning|error] FILE|URL|-
 
 - Text output is compiler-style, ` + "`robots.txt:12:1: warning: [code] message`" + `, with a hint below.
@@ -518,7 +518,7 @@ prints the text below.
   ` + "`-format sarif`" + ` prints SARIF 2.1.0 for code-scanning tools (columns in code points).
 - Exit status: 0 when nothing at or above ` + "`-severity`" + ` (default warning) is found, 1 when something is,
   2 on usage or input errors. Findings below ` + "`-severity`" + ` are not printed but are counted.
-- ` + "`-profile`" + ` selects whose reading is checked: google (default), bing and yandex (parsed as Google
+- ` + "`-engine`" + ` (` + "`-profile`" + `, its former name) selects whose reading is checked: google (default), bing and yandex (parsed as Google
   does, except that a Crawl-delay line, which they read, ends a run of User-agent lines; they differ
   in the directives they read), rfc9309 (RFC 9309's matching rules). Each ` + "`-agent`" + `'s view reads the
   file as its own engine groups it.
