@@ -22,6 +22,7 @@ import (
 // An Agent is immutable and safe for concurrent use.
 type Agent struct {
 	last atomic.Pointer[groupMemo] // the last file's group (see Group)
+	tell atomic.Pointer[Teller]    // its notes, worked out once (see Decision.JSON)
 
 	// Name is the agent as given: a product token ("Googlebot"), a full
 	// User-Agent header, or a comma-separated fallback chain.

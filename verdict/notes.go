@@ -60,7 +60,18 @@ type told struct {
 
 // NewTeller returns the Teller of a's notes.
 func NewTeller(a *Agent) *Teller {
-	return &Teller{a: a, base: baseNotes(a, Suggestions(a))}
+	return &Teller{a: a, base: slices.Clip(baseNotes(a, Suggestions(a)))}
+}
+
+// teller returns a's own Teller, made on first use: Decision.JSON asks it,
+// so that encoding many answers for one agent neither looks up the
+// registry's suggestions nor builds its notes again each time.
+func (a *Agent) teller() *Teller {
+	if t := a.tell.Load(); t != nil {
+		return t
+	}
+	a.tell.CompareAndSwap(nil, NewTeller(a))
+	return a.tell.Load()
 }
 
 // For returns NotesFor(a, g). The list returned is shared with other calls: do
@@ -75,7 +86,7 @@ func (t *Teller) For(g robotstxt.GroupMatch) []string {
 	if l := t.last.Load(); l != nil && g.Via == l.g.Via && g.Agent == l.g.Agent && slices.Equal(g.Lines, l.g.Lines) {
 		return l.notes
 	}
-	n := forAgent(t.a, t.base, g)
+	n := slices.Clip(forAgent(t.a, t.base, g))
 	t.last.Store(&told{g: robotstxt.GroupMatch{Agent: g.Agent, Via: g.Via, Lines: slices.Clone(g.Lines)}, notes: n})
 	return n
 }
