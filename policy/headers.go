@@ -94,6 +94,10 @@ func matchSpelling(s string, pattern bool) string {
 				continue
 			}
 			c = d
+		case c == '%':
+			// A % that starts no escape is a literal percent sign: written
+			// %25, so that the spelling is its own spelling ("%%370" is "%2570",
+			// not "%70", which reads again as "p").
 		case c <= ' ' || c >= 0x7f || !pattern && (c == '$' || c == '*'):
 		default:
 			b = append(b, c)
