@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -73,13 +75,17 @@ func (c *Crawler) Client() *http.Client {
 // response to a request it sent; nil for any other response and for a
 // robots.txt. The verdict travels in the context of resp.Request, the
 // request the Transport sent, so that it survives http.Client's wrapping
-// of the body.
+// of the body. Where the Transport read no body (PagePrefix negative, a
+// HEAD request, a redirect), the verdict is worked out from the headers on
+// the first call, so that a crawler that does not ask does not pay for
+// it: ask before changing resp.Header. Every call returns the same
+// verdict; calls may come from several goroutines.
 func PageVerdictOf(resp *http.Response) *PageVerdict {
 	if resp == nil || resp.Request == nil {
 		return nil
 	}
 	if h, ok := resp.Request.Context().Value(verdictKey{}).(*verdictCtx); ok {
-		return h.v
+		return h.verdict()
 	}
 	return nil
 }
@@ -87,17 +93,42 @@ func PageVerdictOf(resp *http.Response) *PageVerdict {
 type verdictKey struct{}
 
 // verdictCtx is the context of a request the Transport sent: its
-// caller's, carrying the page verdict.
+// caller's, carrying the page verdict. A verdict read from the headers
+// alone (no body read: PagePrefix negative, HEAD, a redirect) is worked
+// out on the first PageVerdictOf, from what RoundTrip kept: a crawler
+// that never asks for it does not pay for it.
 type verdictCtx struct {
 	context.Context
-	v *PageVerdict
+	once sync.Once
+	v    *PageVerdict
+	// What the verdict is worked out from when no body was read.
+	c    *Crawler
+	base *url.URL
+	d    Decision
+	h    http.Header
+	at   time.Time
+}
+
+func (h *verdictCtx) verdict() *PageVerdict {
+	h.once.Do(func() {
+		if h.v == nil {
+			// Without a body, robotsmeta reads nothing that can fail.
+			h.v = new(PageVerdict)
+			h.c.pageVerdict(h.v, h.base, h.d, h.h, nil, 0, h.at)
+			h.c, h.base, h.h = nil, nil, nil
+		}
+	})
+	return h.v
 }
 
 // sent is what the Transport keeps of one request it sends, allocated
-// once: the context it is sent with and the response body's wrapper.
+// once: the context it is sent with (and the page verdict in it) and the
+// response body's wrapper.
 type sent struct {
-	ctx  verdictCtx
-	body pageBody
+	ctx    verdictCtx
+	body   pageBody
+	prefix bytes.Buffer // what the page verdict read of the body
+	tee    teeBody      // the body, copied into prefix as it is read
 }
 
 func (c *verdictCtx) Value(key any) any {
@@ -149,8 +180,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	delay, _ := c.delayIn(r)
-	if err := shard.wait(ctx, origin, c.now(), delay); err != nil {
+	delay, _ := c.delayIn(r, false)
+	start, err := shard.wait(ctx, origin, c.now(), delay)
+	if err != nil {
 		slot.release()
 		closeBody(req)
 		return nil, err
@@ -172,32 +204,37 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Body == nil {
 		resp.Body = http.NoBody
 	}
-	var page io.Reader       // the body, read for the verdict
-	var prefix *bytes.Buffer // what of it was read (nil: nothing)
+	var page io.Reader // the body, read for the verdict (nil: not read)
 	limit := t.PagePrefix
 	if limit == 0 {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
-		prefix = new(bytes.Buffer)
 		if isHTML(resp.Header.Get("Content-Type")) {
 			// Room for the prefix up front for HTML only: robotsmeta
 			// reads no other body, and the buffer then stays empty.
-			prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+			st.prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
 		}
-		page = io.TeeReader(resp.Body, prefix)
+		st.tee = teeBody{r: resp.Body, w: &st.prefix}
+		page = &st.tee
 	}
-	h.v, err = c.pageVerdict(req.URL, d, resp.Header, page, limit, t.now)
-	if err != nil {
-		slot.release()
-		resp.Body.Close()
-		return nil, err
+	at := t.now // FetchPage's, else the instant the request was sent
+	if at.IsZero() {
+		at = start
 	}
-	rest := io.Reader(resp.Body)
-	if prefix != nil && prefix.Len() > 0 {
-		rest = io.MultiReader(bytes.NewReader(prefix.Bytes()), resp.Body)
+	if page == nil {
+		h.c, h.base, h.d, h.h, h.at = c, req.URL, d, resp.Header, at
+	} else {
+		h.v = new(PageVerdict)
+		err = c.pageVerdict(h.v, req.URL, d, resp.Header, page, limit, at)
+		if err != nil {
+			slot.release()
+			resp.Body.Close()
+			return nil, err
+		}
 	}
-	st.body = pageBody{r: rest, body: resp.Body, slot: slot}
+	st.tee = teeBody{}
+	st.body = pageBody{pre: st.prefix.Bytes(), body: resp.Body, slot: slot}
 	resp.Body = &st.body
 	return resp, nil
 }
@@ -223,11 +260,23 @@ func closeBody(req *http.Request) {
 	}
 }
 
+// teeBody is io.TeeReader into a buffer, kept in the request's sent.
+type teeBody struct {
+	r io.Reader
+	w *bytes.Buffer
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.w.Write(p[:n])
+	return n, err
+}
+
 // pageBody is a response body whose prefix was read for the page
 // verdict: the prefix, then the rest. It gives the request's slot among
 // PerHost back at the end of the body or on Close.
 type pageBody struct {
-	r        io.Reader
+	pre      []byte // what is left of the prefix
 	body     io.ReadCloser
 	slot     *hostSlot
 	released atomic.Bool
@@ -240,7 +289,12 @@ func (b *pageBody) release() {
 }
 
 func (b *pageBody) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
+	if len(b.pre) > 0 {
+		n := copy(p, b.pre)
+		b.pre = b.pre[n:]
+		return n, nil
+	}
+	n, err := b.body.Read(p)
 	if err == io.EOF {
 		b.release()
 	}

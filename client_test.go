@@ -543,3 +543,118 @@ func userSys() (user, sys time.Duration) {
 	}
 	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
+
+// TestClientVerdictWithoutBody: where the Transport reads no body (a
+// negative PagePrefix, HEAD, a redirect returned as it is) the verdict
+// is the headers' own, the one CheckPage gives for the same headers, and
+// every caller asking at once gets that one verdict.
+func TestClientVerdictWithoutBody(t *testing.T) {
+	const page = `<html><head><meta name="robots" content="noindex"></head><body>x</body></html>`
+	rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		case "/moved":
+			w.Header().Set("X-Robots-Tag", "noindex")
+			http.Redirect(w, r, "/page", http.StatusMovedPermanently)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("X-Robots-Tag", "examplebot: nofollow, max-snippet:20")
+			io.WriteString(w, page)
+		}
+	})}
+	c, err := rep.New("ExampleBot/1.0", fast, rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: rt}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for _, tt := range []struct {
+		name, method, path string
+		prefix             int64
+		index              bool // the body's noindex is not read
+	}{
+		{"headers only", http.MethodGet, "/page", -1, true},
+		{"HEAD", http.MethodHead, "/page", 0, true},
+		{"redirect", http.MethodGet, "/moved", 0, false},
+		{"body read", http.MethodGet, "/page", 0, false},
+	} {
+		client := &http.Client{Transport: &rep.Transport{Crawler: c, Base: rt, PagePrefix: tt.prefix}, CheckRedirect: noRedirect}
+		req, _ := http.NewRequest(tt.method, "http://www.example.com"+tt.path, nil)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if tt.method == http.MethodGet && tt.path == "/page" && string(body) != page {
+			t.Errorf("%s: body %q", tt.name, body)
+		}
+		got := make([]*rep.PageVerdict, 8)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() { got[i] = rep.PageVerdictOf(resp) })
+		}
+		wg.Wait()
+		v := got[0]
+		for _, o := range got {
+			if o != v {
+				t.Fatalf("%s: %d verdicts for one response", tt.name, len(got))
+			}
+		}
+		if v == nil || v.Index != tt.index || v.URL != req.URL.String() || !v.Crawl.Allowed {
+			t.Fatalf("%s: verdict %+v", tt.name, v)
+		}
+		if tt.index {
+			want, err := c.CheckPage(context.Background(), req.URL.String(), resp.Header, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v.Policy, want.Policy) || v.Follow || !v.MaxSnippet.Set {
+				t.Errorf("%s: policy\n%+v\nwant (CheckPage)\n%+v", tt.name, v.Policy, want.Policy)
+			}
+		}
+	}
+}
+
+// TestClientAllocs: a site's Crawl-delay costs the request no allocation
+// (its source line is written out only for Delay), and a request the
+// crawler sends costs a bare one's allocations and five: the request
+// copy with the crawler's User-Agent (two for the header map), the URL
+// written out once and what the Transport keeps of the request.
+func TestClientAllocs(t *testing.T) {
+	allocs := func(robots string, crawler bool) float64 {
+		rt := handlerTransport{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				io.WriteString(w, robots)
+			}
+		})}
+		c, err := rep.New("ExampleBot/1.0", rep.WithPoliteness(rep.Politeness{MinDelay: -1}),
+			rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: rt}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := &http.Client{Transport: rt}
+		if crawler {
+			client.Transport = &rep.Transport{Crawler: c, Base: rt, PagePrefix: -1}
+		}
+		req, _ := http.NewRequest(http.MethodGet, "http://www.example.com/a", nil)
+		do := func() {
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		do() // robots.txt read
+		return testing.AllocsPerRun(200, do)
+	}
+	bare := allocs("User-agent: *\nAllow: /\n", false)
+	plain := allocs("User-agent: *\nAllow: /\n", true)
+	delay := allocs("User-agent: *\nCrawl-delay: 0\nAllow: /\n", true)
+	if delay != plain {
+		t.Errorf("a Crawl-delay line: %v allocations per request, %v without", delay, plain)
+	}
+	if plain != bare+5 {
+		t.Errorf("%v allocations per request, a bare client %v", plain, bare)
+	}
+}

@@ -51,11 +51,13 @@ func (p *pacer) shard(origin string) *paceShard {
 // wait blocks until origin's next slot, d after the one before, starts;
 // when ctx ends first it gives the slot back and returns ctx's cause.
 func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
-	return p.shard(origin).wait(ctx, origin, now, d)
+	_, err := p.shard(origin).wait(ctx, origin, now, d)
+	return err
 }
 
-// wait is pacer.wait for an origin of shard s.
-func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
+// wait is pacer.wait for an origin of shard s; it also returns when the
+// slot starts (now, or the end of the wait).
+func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d time.Duration) (time.Time, error) {
 	s.mu.Lock()
 	at := s.next[origin]
 	if at.Before(now) {
@@ -73,13 +75,13 @@ func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d ti
 	s.mu.Unlock()
 	wait := at.Sub(now)
 	if wait <= 0 {
-		return nil
+		return at, nil
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
+		return at, nil
 	case <-ctx.Done():
 	}
 	// The slot is given back when no later request has reserved one
@@ -91,7 +93,7 @@ func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d ti
 		s.next[origin] = at
 	}
 	s.mu.Unlock()
-	return context.Cause(ctx)
+	return at, context.Cause(ctx)
 }
 
 // hostSlot bounds the requests in flight to one origin.

@@ -121,22 +121,26 @@ func (c *Crawler) CheckPage(ctx context.Context, pageURL string, h http.Header, 
 	if err != nil {
 		return nil, err
 	}
-	return c.pageVerdict(base, d, h, body, 0, time.Time{})
+	v := new(PageVerdict)
+	if err := c.pageVerdict(v, base, d, h, body, 0, time.Time{}); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
-// pageVerdict reads the page at base, which robots.txt answered d for,
-// from at most maxBytes of body (0: robotsmeta's default), at instant now
-// (zero: the crawler's clock).
-func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.Reader, maxBytes int64, now time.Time) (*PageVerdict, error) {
+// pageVerdict reads into v the page at base, which robots.txt answered d
+// for, from at most maxBytes of body (0: robotsmeta's default), at instant
+// now (zero: the crawler's clock).
+func (c *Crawler) pageVerdict(v *PageVerdict, base *url.URL, d Decision, h http.Header, body io.Reader, maxBytes int64, now time.Time) error {
 	pageURL := d.URL
 	if now.IsZero() {
 		now = c.now()
 	}
 	pol, err := robotsmeta.EvaluateLines(headerLines(h, body != nil), body, c.token, c.agent.MetaProfile(), now, robotsmeta.Options{MaxBytes: maxBytes})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	v := &PageVerdict{
+	*v = PageVerdict{
 		URL: pageURL, Crawl: d, Index: pol.Index, Follow: pol.Follow,
 		Snippet: pol.Snippet, MaxSnippet: pol.MaxSnippet, MaxVideoPreview: pol.MaxVideoPreview,
 		MaxImagePreview: pol.MaxImagePreview, Policy: pol,
@@ -172,7 +176,7 @@ func (c *Crawler) pageVerdict(base *url.URL, d Decision, h http.Header, body io.
 		at[link.URL] = len(v.Links)
 		v.Links = append(v.Links, link)
 	}
-	return v, nil
+	return nil
 }
 
 // plainHeaders are response headers that carry no page-level signal

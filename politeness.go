@@ -154,26 +154,39 @@ func (c *Crawler) Delay(ctx context.Context, rawurl string) (time.Duration, stri
 			return 0, "", err
 		}
 	}
-	d, src := c.delayIn(r)
+	d, src := c.delayIn(r, true)
 	return d, src, nil
 }
 
 // delayIn is Delay with the origin's robots.txt answer in hand (nil when
-// the crawler reads no Crawl-delay).
-func (c *Crawler) delayIn(r *robotsfetch.Robots) (time.Duration, string) {
-	d, src := c.delay, "default"
+// the crawler reads no Crawl-delay); src, its source, is written out only
+// when explain is set (each request's pacing needs the delay alone).
+func (c *Crawler) delayIn(r *robotsfetch.Robots, explain bool) (d time.Duration, src string) {
+	d = c.delay
+	if explain {
+		src = "default"
+	}
 	if r != nil && (c.pacing.crawlDelay || c.pacing.requestRate) {
-		if sd, s, ok := c.agent.DelayFrom(r, c.pacing.crawlDelay, c.pacing.requestRate); ok {
-			if sd < d {
-				s += ", raised to the minimum"
-			} else {
-				d = sd
-			}
-			src = s
+		var sd time.Duration
+		var s string
+		var ok bool
+		if explain {
+			sd, s, ok = c.agent.DelayFrom(r, c.pacing.crawlDelay, c.pacing.requestRate)
+		} else {
+			sd, ok = c.agent.Interval(r, c.pacing.crawlDelay, c.pacing.requestRate)
+		}
+		switch {
+		case ok && sd < d:
+			src = s + ", raised to the minimum"
+		case ok:
+			d, src = sd, s
 		}
 	}
 	if d > c.maxDelay {
-		d, src = c.maxDelay, src+", capped"
+		d = c.maxDelay
+		if explain {
+			src += ", capped"
+		}
 	}
 	return d, src
 }

@@ -279,22 +279,51 @@ func (a *Agent) SiteDelay(r *robotsfetch.Robots) (d time.Duration, src string, o
 // whatever the engine reads: Crawl-delay when crawlDelay is set,
 // Request-rate when requestRate is (rep.Politeness's Honour).
 func (a *Agent) DelayFrom(r *robotsfetch.Robots, crawlDelay, requestRate bool) (d time.Duration, src string, ok bool) {
+	d, from, ok := a.delayFrom(r, crawlDelay, requestRate)
+	if ok {
+		src = from.String()
+	}
+	return d, src, ok
+}
+
+// Interval is DelayFrom without the source: what pacing each request
+// needs, read without allocating.
+func (a *Agent) Interval(r *robotsfetch.Robots, crawlDelay, requestRate bool) (time.Duration, bool) {
+	d, _, ok := a.delayFrom(r, crawlDelay, requestRate)
+	return d, ok
+}
+
+// delaySource is the line a delay comes from, written out only on demand.
+type delaySource struct {
+	line     int
+	rate     bool // a Request-rate line, else a Crawl-delay one
+	fromStar bool // a Crawl-delay of the * group
+}
+
+func (s delaySource) String() string {
+	switch {
+	case s.rate:
+		return fmt.Sprintf("request-rate (line %d)", s.line)
+	case s.fromStar:
+		return fmt.Sprintf("crawl-delay (line %d, * group)", s.line)
+	}
+	return fmt.Sprintf("crawl-delay (line %d)", s.line)
+}
+
+func (a *Agent) delayFrom(r *robotsfetch.Robots, crawlDelay, requestRate bool) (d time.Duration, src delaySource, ok bool) {
 	f := r.FileFor(a.ParseOptions())
 	if f == nil || (!crawlDelay && !requestRate) {
-		return 0, "", false
+		return 0, src, false
 	}
 	if crawlDelay {
 		if cd, line, fromStar, has := a.crawlDelay(f); has {
-			d, src, ok = cd, fmt.Sprintf("crawl-delay (line %d)", line), true
-			if fromStar {
-				src = fmt.Sprintf("crawl-delay (line %d, * group)", line)
-			}
+			d, src, ok = cd, delaySource{line: line, fromStar: fromStar}, true
 		}
 	}
 	if requestRate {
 		if e, has := a.Group(f).Extension(robotstxt.KeyRequestRate); has && e.Requests > 0 {
 			if rd := e.Per / time.Duration(e.Requests); !ok || rd > d {
-				d, src, ok = rd, fmt.Sprintf("request-rate (line %d)", e.Line), true
+				d, src, ok = rd, delaySource{line: e.Line, rate: true}, true
 			}
 		}
 	}
