@@ -174,16 +174,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	shard := c.pace.shard(origin)
-	slot, err := shard.acquire(ctx, origin, c.perHost)
-	if err != nil {
-		closeBody(req)
-		return nil, err
-	}
 	delay, _ := c.delayIn(r, false)
-	start, err := shard.wait(ctx, origin, c.now(), delay)
+	slot, start, err := c.pace.start(ctx, origin, c.perHost, c.now, delay)
 	if err != nil {
-		slot.release()
 		closeBody(req)
 		return nil, err
 	}
@@ -278,7 +271,7 @@ func (t *teeBody) Read(p []byte) (int, error) {
 type pageBody struct {
 	pre      []byte // what is left of the prefix
 	body     io.ReadCloser
-	slot     *hostSlot
+	slot     *originPace
 	released atomic.Bool
 }
 

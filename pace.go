@@ -18,28 +18,35 @@ import (
 const paceShards = 64
 
 // pacer is a Crawler's per-origin bookkeeping: the earliest time of the
-// next request (Wait) and the requests in flight (Transport's PerHost).
+// next request (Wait) and the requests in flight (Transport's PerHost),
+// one entry per origin, found with one lookup.
 type pacer struct {
 	seed   maphash.Seed
 	shards [paceShards]paceShard
 }
 
 type paceShard struct {
-	mu    sync.Mutex
-	next  map[string]time.Time // origin -> earliest next request
-	slots map[string]*hostSlot
-	_     [40]byte // keep shards on separate cache lines
+	mu      sync.Mutex
+	origins map[string]*originPace
+	_       [48]byte // keep shards on separate cache lines
 }
 
-// maxPaceOrigins bounds the origins one shard keeps a next time for
-// before it forgets those whose time has passed.
+// originPace is one origin's pacing.
+type originPace struct {
+	next  time.Time     // the earliest start of the next request
+	sem   chan struct{} // the places among PerHost; nil until one is taken
+	users int           // holders of a place and waiters for one
+	shard *paceShard
+}
+
+// maxPaceOrigins bounds the origins one shard keeps before it forgets
+// those nobody holds or waits for and whose next slot has passed.
 const maxPaceOrigins = 4 * robotsfetch.DefaultMaxOrigins / paceShards
 
 func newPacer() *pacer {
 	p := &pacer{seed: maphash.MakeSeed()}
 	for i := range p.shards {
-		p.shards[i].next = make(map[string]time.Time)
-		p.shards[i].slots = make(map[string]*hostSlot)
+		p.shards[i].origins = make(map[string]*originPace)
 	}
 	return p
 }
@@ -48,99 +55,118 @@ func (p *pacer) shard(origin string) *paceShard {
 	return &p.shards[maphash.String(p.seed, origin)%paceShards]
 }
 
-// wait blocks until origin's next slot, d after the one before, starts;
-// when ctx ends first it gives the slot back and returns ctx's cause.
-func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
-	_, err := p.shard(origin).wait(ctx, origin, now, d)
-	return err
+// entry returns origin's pacing, made if need be; s.mu is held.
+func (s *paceShard) entry(origin string, now time.Time) *originPace {
+	o := s.origins[origin]
+	if o == nil {
+		if len(s.origins) >= maxPaceOrigins {
+			for k, o := range s.origins {
+				if o.users == 0 && o.next.Before(now) {
+					delete(s.origins, k)
+				}
+			}
+		}
+		o = &originPace{shard: s}
+		s.origins[origin] = o
+	}
+	return o
 }
 
-// wait is pacer.wait for an origin of shard s; it also returns when the
-// slot starts (now, or the end of the wait).
-func (s *paceShard) wait(ctx context.Context, origin string, now time.Time, d time.Duration) (time.Time, error) {
-	s.mu.Lock()
-	at := s.next[origin]
+// reserve books the origin's next slot, d after the one before and not
+// before now: it returns when the slot starts and ends; s.mu is held.
+func (o *originPace) reserve(now time.Time, d time.Duration) (at, end time.Time) {
+	at = o.next
 	if at.Before(now) {
 		at = now
 	}
-	end := at.Add(d)
-	s.next[origin] = end
-	if len(s.next) > maxPaceOrigins {
-		for o, t := range s.next { // forget origins whose slot has passed
-			if t.Before(now) {
-				delete(s.next, o)
-			}
-		}
-	}
-	s.mu.Unlock()
+	end = at.Add(d)
+	o.next = end
+	return at, end
+}
+
+// sleep waits from now until at, the start of a slot reserve booked (to
+// end). When ctx ends first, the slot is given back if no later request
+// has booked one behind it: the next request may then start at this
+// one's time. Requests already waiting behind it keep their times (they
+// may have sent by the time this one gives up), which errs on the polite
+// side.
+func (o *originPace) sleep(ctx context.Context, now, at, end time.Time) error {
 	wait := at.Sub(now)
 	if wait <= 0 {
-		return at, nil
+		return nil
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return at, nil
+		return nil
 	case <-ctx.Done():
 	}
-	// The slot is given back when no later request has reserved one
-	// behind it: the next request may then start at this one's time.
-	// Requests already waiting behind it keep their times (they may have
-	// sent by the time this one gives up), which errs on the polite side.
+	o.shard.mu.Lock()
+	if o.next.Equal(end) {
+		o.next = at
+	}
+	o.shard.mu.Unlock()
+	return context.Cause(ctx)
+}
+
+// wait blocks until origin's next slot, d after the one before, starts;
+// when ctx ends first it gives the slot back and returns ctx's cause.
+func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.Duration) error {
+	s := p.shard(origin)
 	s.mu.Lock()
-	if t, ok := s.next[origin]; ok && t.Equal(end) {
-		s.next[origin] = at
-	}
+	o := s.entry(origin, now)
+	at, end := o.reserve(now, d)
 	s.mu.Unlock()
-	return at, context.Cause(ctx)
+	return o.sleep(ctx, now, at, end)
 }
 
-// hostSlot bounds the requests in flight to one origin.
-type hostSlot struct {
-	sem   chan struct{}
-	shard *paceShard // the one holding it
-	users int        // holders and waiters
-}
-
-// acquire waits for one of n places at origin (of shard sh), to be given
-// back with release. A caller that gives up waiting takes no place. The
-// slots of origins nobody uses are forgotten when a shard holds many.
-func (sh *paceShard) acquire(ctx context.Context, origin string, n int) (*hostSlot, error) {
-	sh.mu.Lock()
-	s := sh.slots[origin]
-	if s == nil {
-		if len(sh.slots) > maxPaceOrigins {
-			for o, s := range sh.slots {
-				if s.users == 0 {
-					delete(sh.slots, o)
-				}
-			}
-		}
-		s = &hostSlot{sem: make(chan struct{}, n), shard: sh}
-		sh.slots[origin] = s
+// start takes one of n places at origin, then its next slot, d after the
+// one before (as wait does): a request's pacing, under one lock and one
+// lookup when a place is free. It returns the place, to be given back with
+// release, and when the slot starts. A caller that gives up takes no place
+// and books no slot. now is read once a place is held.
+func (p *pacer) start(ctx context.Context, origin string, n int, now func() time.Time, d time.Duration) (*originPace, time.Time, error) {
+	s := p.shard(origin)
+	t := now()
+	s.mu.Lock()
+	o := s.entry(origin, t)
+	if o.sem == nil {
+		o.sem = make(chan struct{}, n)
 	}
-	s.users++
-	sh.mu.Unlock()
+	o.users++
 	select {
-	case s.sem <- struct{}{}:
-		return s, nil
-	case <-ctx.Done():
-		s.leave()
-		return nil, context.Cause(ctx)
+	case o.sem <- struct{}{}:
+	default:
+		s.mu.Unlock()
+		select {
+		case o.sem <- struct{}{}:
+		case <-ctx.Done():
+			o.leave()
+			return nil, time.Time{}, context.Cause(ctx)
+		}
+		t = now()
+		s.mu.Lock()
 	}
+	at, end := o.reserve(t, d)
+	s.mu.Unlock()
+	if err := o.sleep(ctx, t, at, end); err != nil {
+		o.release()
+		return nil, time.Time{}, err
+	}
+	return o, at, nil
 }
 
-// release gives back the place s holds.
-func (s *hostSlot) release() {
-	<-s.sem
-	s.leave()
+// release gives back the place o's holder took.
+func (o *originPace) release() {
+	<-o.sem
+	o.leave()
 }
 
-func (s *hostSlot) leave() {
-	s.shard.mu.Lock()
-	s.users--
-	s.shard.mu.Unlock()
+func (o *originPace) leave() {
+	o.shard.mu.Lock()
+	o.users--
+	o.shard.mu.Unlock()
 }
 
 // pacedClient is the robots.txt client of a Crawler's own fetcher: o's
