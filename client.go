@@ -102,11 +102,12 @@ type verdictCtx struct {
 	once sync.Once
 	v    *PageVerdict
 	// What the verdict is worked out from when no body was read.
-	c    *Crawler
-	base *url.URL
-	d    Decision
-	h    http.Header
-	at   time.Time
+	c      *Crawler
+	base   *url.URL
+	r      *robotsfetch.Robots // the decision is read again from r
+	rawurl string
+	h      http.Header
+	at     time.Time
 }
 
 func (h *verdictCtx) verdict() *PageVerdict {
@@ -114,8 +115,9 @@ func (h *verdictCtx) verdict() *PageVerdict {
 		if h.v == nil {
 			// Without a body, robotsmeta reads nothing that can fail.
 			h.v = new(PageVerdict)
-			h.c.pageVerdict(h.v, h.base, h.d, h.h, nil, 0, h.at)
-			h.c, h.base, h.h = nil, nil, nil
+			d := h.c.agent.DecideFetched(h.r, h.rawurl)
+			h.c.pageVerdict(h.v, h.base, d, h.h, nil, 0, h.at)
+			h.c, h.base, h.r, h.h = nil, nil, nil, nil
 		}
 	})
 	return h.v
@@ -125,8 +127,12 @@ func (h *verdictCtx) verdict() *PageVerdict {
 // once: the context it is sent with (and the page verdict in it) and the
 // response body's wrapper.
 type sent struct {
-	ctx    verdictCtx
-	body   pageBody
+	ctx  verdictCtx
+	body pageBody
+}
+
+// pageRead is what the Transport keeps while it reads a body's prefix.
+type pageRead struct {
 	prefix bytes.Buffer // what the page verdict read of the body
 	tee    teeBody      // the body, copied into prefix as it is read
 }
@@ -197,37 +203,37 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Body == nil {
 		resp.Body = http.NoBody
 	}
-	var page io.Reader // the body, read for the verdict (nil: not read)
+	var pr *pageRead // the body's prefix, read for the verdict (nil: not read)
 	limit := t.PagePrefix
 	if limit == 0 {
 		limit = DefaultPagePrefix
 	}
 	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+		pr = new(pageRead)
 		if isHTML(resp.Header.Get("Content-Type")) {
 			// Room for the prefix up front for HTML only: robotsmeta
 			// reads no other body, and the buffer then stays empty.
-			st.prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
+			pr.prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
 		}
-		st.tee = teeBody{r: resp.Body, w: &st.prefix}
-		page = &st.tee
+		pr.tee = teeBody{r: resp.Body, w: &pr.prefix}
 	}
 	at := t.now // FetchPage's, else the instant the request was sent
 	if at.IsZero() {
 		at = start
 	}
-	if page == nil {
-		h.c, h.base, h.d, h.h, h.at = c, req.URL, d, resp.Header, at
+	st.body = pageBody{body: resp.Body, slot: slot}
+	if pr == nil {
+		h.c, h.base, h.r, h.rawurl, h.h, h.at = c, req.URL, r, rawurl, resp.Header, at
 	} else {
 		h.v = new(PageVerdict)
-		err = c.pageVerdict(h.v, req.URL, d, resp.Header, page, limit, at)
+		err = c.pageVerdict(h.v, req.URL, d, resp.Header, &pr.tee, limit, at)
 		if err != nil {
 			slot.release()
 			resp.Body.Close()
 			return nil, err
 		}
+		st.body.pre = pr.prefix.Bytes()
 	}
-	st.tee = teeBody{}
-	st.body = pageBody{pre: st.prefix.Bytes(), body: resp.Body, slot: slot}
 	resp.Body = &st.body
 	return resp, nil
 }

@@ -612,6 +612,12 @@ func TestClientVerdictWithoutBody(t *testing.T) {
 			if !reflect.DeepEqual(v.Policy, want.Policy) || v.Follow || !v.MaxSnippet.Set {
 				t.Errorf("%s: policy\n%+v\nwant (CheckPage)\n%+v", tt.name, v.Policy, want.Policy)
 			}
+			// The same rules, the same fetch (the first request's answer
+			// was fresh, CheckPage's comes from the cache).
+			if !reflect.DeepEqual(v.Crawl.Decision, want.Crawl.Decision) || v.Crawl.URL != want.Crawl.URL ||
+				v.Crawl.Fetch == nil || !v.Crawl.Fetch.FetchedAt.Equal(want.Crawl.Fetch.FetchedAt) {
+				t.Errorf("%s: decision %+v, want (CheckPage) %+v", tt.name, v.Crawl, want.Crawl)
+			}
 		}
 	}
 }
