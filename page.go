@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/rep-toolkit/rep/aipref"
@@ -157,13 +158,13 @@ func (c *Crawler) pageVerdict(v *PageVerdict, base *url.URL, d Decision, h http.
 		}
 	}
 	var at map[string]int // URL -> index in v.Links
+	origin := linkOrigin(base)
 	for _, l := range pg.Links {
-		u, err := base.Parse(l.Href)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		lu, ok := linkURL(base, origin, l.Href)
+		if !ok {
 			continue
 		}
-		u.Fragment, u.RawFragment = "", ""
-		link := Link{URL: u.String(), Follow: pol.Followed(l), Rel: l.Rel}
+		link := Link{URL: lu, Follow: pol.Followed(l), Rel: l.Rel}
 		if at == nil {
 			at = make(map[string]int, len(pg.Links))
 		}
@@ -210,4 +211,69 @@ func headerLines(h http.Header, body bool) []string {
 		lines = append(lines, "Content-Type: "+v)
 	}
 	return lines
+}
+
+// linkOrigin is how String writes base's scheme and host, the start of
+// every link linkURL resolves on its short path; "" where base has none
+// or carries user information (every link then takes the long path).
+func linkOrigin(base *url.URL) string {
+	if base == nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" || base.User != nil || base.Opaque != "" {
+		return ""
+	}
+	return (&url.URL{Scheme: base.Scheme, Host: base.Host}).String()
+}
+
+// linkURL resolves href against base, drops its fragment and writes it
+// out as base.Parse(href) and String do; ok is false when href does not
+// parse or is not an http or https URL with a host. An absolute path made
+// of plain characters (most links of most pages) is written straight
+// after origin (linkOrigin(base)), without parsing; anything else takes
+// url.Parse. FuzzLinkURL holds the two ways to one answer.
+func linkURL(base *url.URL, origin, href string) (string, bool) {
+	if origin != "" && plainPath(href) {
+		end := len(href)
+		if i := strings.IndexByte(href, '#'); i >= 0 {
+			end = i
+		}
+		return origin + href[:end], true
+	}
+	u, err := base.Parse(href)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), true
+}
+
+// plainPath reports whether href is an absolute path ("/...", not
+// "//host") of letters, digits and - _ ~ . /, with a query and a
+// fragment of those and = &, and no empty or dot segment: resolving it
+// against any http(s) base keeps it as it is.
+func plainPath(href string) bool {
+	if len(href) == 0 || href[0] != '/' {
+		return false
+	}
+	part := 0 // 0 path, 1 query, 2 fragment
+	for i := 0; i < len(href); i++ {
+		c := href[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '~':
+		case c == '/' || c == '.':
+			// In the path, a segment may not be empty or start with a dot.
+			if part == 0 && i > 0 && href[i-1] == '/' {
+				return false
+			}
+		case c == '=' || c == '&':
+			if part == 0 {
+				return false
+			}
+		case c == '?' && part == 0:
+			part = 1
+		case c == '#' && part < 2:
+			part = 2
+		default:
+			return false
+		}
+	}
+	return true
 }
