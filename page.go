@@ -167,6 +167,7 @@ func (c *Crawler) pageVerdict(v *PageVerdict, base *url.URL, d Decision, h http.
 		link := Link{URL: lu, Follow: pol.Followed(l), Rel: l.Rel}
 		if at == nil {
 			at = make(map[string]int, len(pg.Links))
+			v.Links = make([]Link, 0, len(pg.Links))
 		}
 		if i, dup := at[link.URL]; dup {
 			if link.Follow && !v.Links[i].Follow {
