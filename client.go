@@ -259,7 +259,7 @@ func closeBody(req *http.Request) {
 	}
 }
 
-// teeBody is io.TeeReader into a buffer, kept in the request's sent.
+// teeBody is io.TeeReader into a buffer, kept in the request's pageRead.
 type teeBody struct {
 	r io.Reader
 	w *bytes.Buffer
