@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,25 +98,31 @@ type verdictKey struct{}
 // that never asks for it does not pay for it.
 type verdictCtx struct {
 	context.Context
-	once sync.Once
-	v    *PageVerdict
-	// What the verdict is worked out from when no body was read.
+	ready atomic.Bool // set once RoundTrip has what the verdict needs
+	once  sync.Once
+	v     *PageVerdict
+	// What the verdict is worked out from when no body was read: no body,
+	// so no links to resolve against the URL.
 	c      *Crawler
-	base   *url.URL
 	r      *robotsfetch.Robots // the decision is read again from r
 	rawurl string
 	h      http.Header
 	at     time.Time
 }
 
+// verdict returns the page verdict; nil while RoundTrip has not finished
+// (a Base asking about the response it returns).
 func (h *verdictCtx) verdict() *PageVerdict {
+	if !h.ready.Load() {
+		return nil
+	}
 	h.once.Do(func() {
 		if h.v == nil {
 			// Without a body, robotsmeta reads nothing that can fail.
 			h.v = new(PageVerdict)
 			d := h.c.agent.DecideFetched(h.r, h.rawurl)
-			h.c.pageVerdict(h.v, h.base, d, h.h, nil, 0, h.at)
-			h.c, h.base, h.r, h.h = nil, nil, nil, nil
+			h.c.pageVerdict(h.v, nil, d, h.h, nil, 0, h.at)
+			h.c, h.r, h.h = nil, nil, nil
 		}
 	})
 	return h.v
@@ -181,7 +186,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	delay, _ := c.delayIn(r, false)
-	slot, start, err := c.pace.start(ctx, origin, c.perHost, c.now, delay)
+	slot, err := c.pace.start(ctx, origin, c.perHost, c.now, delay)
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -217,13 +222,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		pr.tee = teeBody{r: resp.Body, w: &pr.prefix}
 	}
-	at := t.now // FetchPage's, else the instant the request was sent
+	at := t.now // FetchPage's, else the response's arrival
 	if at.IsZero() {
-		at = start
+		at = c.now()
 	}
 	st.body = pageBody{body: resp.Body, slot: slot}
 	if pr == nil {
-		h.c, h.base, h.r, h.rawurl, h.h, h.at = c, req.URL, r, rawurl, resp.Header, at
+		h.c, h.r, h.rawurl, h.h, h.at = c, r, rawurl, resp.Header, at
 	} else {
 		h.v = new(PageVerdict)
 		err = c.pageVerdict(h.v, req.URL, d, resp.Header, &pr.tee, limit, at)
@@ -234,6 +239,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		st.body.pre = pr.prefix.Bytes()
 	}
+	h.ready.Store(true)
 	resp.Body = &st.body
 	return resp, nil
 }

@@ -664,3 +664,67 @@ func TestClientAllocs(t *testing.T) {
 		t.Errorf("%v allocations per request, a bare client %v", plain, bare)
 	}
 }
+
+// peekTransport is a Base that asks PageVerdictOf about the response it
+// is about to return (a logging middleware would), after waiting delay.
+type peekTransport struct {
+	h     http.Handler
+	delay time.Duration
+	peek  func(*http.Response)
+}
+
+func (rt peekTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path != "/robots.txt" {
+		time.Sleep(rt.delay)
+	}
+	resp, _ := handlerTransport{rt.h}.RoundTrip(r)
+	if rt.peek != nil && r.URL.Path != "/robots.txt" {
+		rt.peek(resp)
+	}
+	return resp, nil
+}
+
+// TestClientVerdictWhenAsked: a verdict asked for before RoundTrip has
+// returned (by a Base) is nil and spoils nothing; the page is judged at
+// the instant its response arrived, with or without a body read: an
+// unavailable_after passing while the request was under way counts.
+func TestClientVerdictWhenAsked(t *testing.T) {
+	for _, prefix := range []int64{-1, 0} {
+		synctest.Test(t, func(t *testing.T) {
+			limit := time.Now().Add(5 * time.Second)
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					io.WriteString(w, "User-agent: *\nAllow: /\n")
+					return
+				}
+				w.Header().Set("Content-Type", "text/html")
+				w.Header().Set("X-Robots-Tag", "unavailable_after: "+limit.UTC().Format(time.RFC1123))
+				io.WriteString(w, "<html></html>")
+			})
+			var inner *rep.PageVerdict
+			var panicked any
+			base := peekTransport{h: h, delay: 10 * time.Second, peek: func(resp *http.Response) {
+				defer func() { panicked = recover() }()
+				inner = rep.PageVerdictOf(resp)
+			}}
+			c, err := rep.New("ExampleBot/1.0", fast, rep.WithFetchOptions(robotsfetch.Options{Client: &http.Client{Transport: base}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := &http.Client{Transport: &rep.Transport{Crawler: c, Base: base, PagePrefix: prefix}}
+			resp, err := client.Get("http://www.example.com/page")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if inner != nil || panicked != nil {
+				t.Errorf("PagePrefix %d: asked inside Base: %+v, panic %v", prefix, inner, panicked)
+			}
+			v := rep.PageVerdictOf(resp)
+			if v == nil || v.Index || v.URL != "http://www.example.com/page" || !v.Crawl.Allowed {
+				t.Errorf("PagePrefix %d: verdict %+v (unavailable_after passed before the response)", prefix, v)
+			}
+		})
+	}
+}

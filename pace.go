@@ -124,9 +124,9 @@ func (p *pacer) wait(ctx context.Context, origin string, now time.Time, d time.D
 // start takes one of n places at origin, then its next slot, d after the
 // one before (as wait does): a request's pacing, under one lock and one
 // lookup when a place is free. It returns the place, to be given back with
-// release, and when the slot starts. A caller that gives up takes no place
-// and books no slot. now is read once a place is held.
-func (p *pacer) start(ctx context.Context, origin string, n int, now func() time.Time, d time.Duration) (*originPace, time.Time, error) {
+// release. A caller that gives up takes no place and books no slot. now
+// is read once a place is held.
+func (p *pacer) start(ctx context.Context, origin string, n int, now func() time.Time, d time.Duration) (*originPace, error) {
 	s := p.shard(origin)
 	t := now()
 	s.mu.Lock()
@@ -143,7 +143,7 @@ func (p *pacer) start(ctx context.Context, origin string, n int, now func() time
 		case o.sem <- struct{}{}:
 		case <-ctx.Done():
 			o.leave()
-			return nil, time.Time{}, context.Cause(ctx)
+			return nil, context.Cause(ctx)
 		}
 		t = now()
 		s.mu.Lock()
@@ -152,9 +152,9 @@ func (p *pacer) start(ctx context.Context, origin string, n int, now func() time
 	s.mu.Unlock()
 	if err := o.sleep(ctx, t, at, end); err != nil {
 		o.release()
-		return nil, time.Time{}, err
+		return nil, err
 	}
-	return o, at, nil
+	return o, nil
 }
 
 // release gives back the place o's holder took.

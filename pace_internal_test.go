@@ -15,7 +15,7 @@ func TestPacerForgets(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	held, _, err := p.start(ctx, "https://held.example", 1, clock, time.Second)
+	held, err := p.start(ctx, "https://held.example", 1, clock, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
