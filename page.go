@@ -158,7 +158,10 @@ func (c *Crawler) pageVerdict(v *PageVerdict, base *url.URL, d Decision, h http.
 		}
 	}
 	var at map[string]int // URL -> index in v.Links
-	origin := linkOrigin(base)
+	var origin string
+	if len(pg.Links) > 0 {
+		origin = linkOrigin(base)
+	}
 	for _, l := range pg.Links {
 		lu, ok := linkURL(base, origin, l.Href)
 		if !ok {
