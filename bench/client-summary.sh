@@ -1,5 +1,5 @@
 #!/bin/sh
-# client-summary.sh FILE...: for each raw file of client-run.sh, the
+# client-summary.sh FILE...: for each raw file of bench/client.sh, the
 # median (and range) of CPU ns per GET, wall ns and allocs per case, and
 # the median of the per-round ratios of each case to bare and to netguard
 # (the k-th run of a case is round k; a ratio pairs runs of one round).
