@@ -11,7 +11,6 @@ import (
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/crawlers"
 	"github.com/rep-toolkit/rep/engine"
-	"github.com/rep-toolkit/rep/verdict"
 )
 
 // errNoAgent answers a request whose agent field is missing or blank.
@@ -92,41 +91,28 @@ type agentKey struct {
 // resolved per request.
 const maxCachedAgents = 1024
 
-// agentCache keeps resolved agents with their notes, so that a warm
-// /api/allowed neither resolves the agent again, nor resolves its group in
-// a file it has seen (an Agent remembers its group per file:
-// rep.Agent.Group), nor works out its notes again.
+// agentCache keeps resolved agents, so that a warm /api/allowed neither
+// resolves the agent again, nor resolves its group in a file it has seen
+// (an Agent remembers its group per file: rep.Agent.Group), nor works out
+// its notes again (an Agent keeps them: verdict.NotesFor).
 type agentCache struct {
-	m sync.Map // agentKey -> toldAgent
+	m sync.Map // agentKey -> *rep.Agent
 	n atomic.Int32
 }
 
-// toldAgent is a resolved agent and the Teller of its notes.
-type toldAgent struct {
-	a    *rep.Agent
-	tell *verdict.Teller
-}
-
-// agent is newAgent, remembered for the names asked before, with the
-// Teller of the agent's notes.
-func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, *verdict.Teller, error) {
+// agent is newAgent, remembered for the names asked before.
+func (c *agentCache) agent(name, profile string, parserOnly bool) (*rep.Agent, error) {
 	k := agentKey{name, profile, parserOnly}
 	if v, ok := c.m.Load(k); ok {
-		ta := v.(toldAgent)
-		return ta.a, ta.tell, nil
+		return v.(*rep.Agent), nil
 	}
 	a, err := newAgent(name, profile, parserOnly)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || c.n.Load() >= maxCachedAgents {
+		return a, err
 	}
-	ta := toldAgent{a, verdict.NewTeller(a)}
-	if c.n.Load() >= maxCachedAgents {
-		return ta.a, ta.tell, nil
-	}
-	if prev, loaded := c.m.LoadOrStore(k, ta); loaded {
-		ta = prev.(toldAgent)
-		return ta.a, ta.tell, nil
+	if prev, loaded := c.m.LoadOrStore(k, a); loaded {
+		return prev.(*rep.Agent), nil
 	}
 	c.n.Add(1)
-	return ta.a, ta.tell, nil
+	return a, nil
 }

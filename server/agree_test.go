@@ -88,7 +88,7 @@ func TestAgreesWithLibrary(t *testing.T) {
 			// Every door's JSON gives the notes that apply to the answer
 			// (verdict.NotesFor), as its text does: not every note of
 			// a.Notes.
-			raw, _ := json.Marshal(verdict.NewTeller(a).JSON(lib))
+			raw, _ := json.Marshal(lib)
 			var want map[string]any
 			json.Unmarshal(raw, &want)
 			if lib.Allowed != tt.allowed || lib.Rule.Line != tt.line || lib.Group.Agent != tt.group || want["via"] != tt.via || a.Engine.String() != tt.engine {

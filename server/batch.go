@@ -12,7 +12,6 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/robotsfetch"
-	"github.com/rep-toolkit/rep/verdict"
 )
 
 // MaxBatch caps the queries of one batch.
@@ -42,10 +41,7 @@ type batchRequest struct {
 // a verdict, or the error that kept it from one, with the status a request
 // for it alone would have answered.
 type batchItem struct {
-	d rep.Decision
-	// tell gives the verdict's notes: those that apply to it, as in
-	// every door (verdict.NotesFor), not all of d.Agent.Notes.
-	tell   *verdict.Teller
+	d      rep.Decision // its JSON notes are those that apply (verdict.NotesFor)
 	err    error
 	status int
 	msg    string
@@ -70,7 +66,7 @@ func (it *batchItem) appendJSON(b []byte) []byte {
 	var j []byte
 	var err error
 	if it.err == nil {
-		j, err = json.Marshal(it.tell.JSON(it.d))
+		j, err = json.Marshal(it.d.JSON())
 	} else {
 		e := batchError{DecisionJSON: it.d.JSON(), Error: it.msg, Status: it.status}
 		e.Reason, e.Notes = "", nil // no verdict: nothing decided, nothing to note
@@ -116,14 +112,12 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		parserOnly    bool
 	}
 	type agentRes struct {
-		a    *rep.Agent
-		tell *verdict.Teller
-		err  error
+		a   *rep.Agent
+		err error
 	}
 	agents := map[agentKey]agentRes{}
 	items := make([]batchItem, len(req.Queries))
 	resolved := make([]*rep.Agent, len(req.Queries))
-	tellers := make([]*verdict.Teller, len(req.Queries))
 	jobs := map[string]*batchJob{}
 	var order []*batchJob
 	jobOf := make([]*batchJob, len(req.Queries))
@@ -141,9 +135,6 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		ar, ok := agents[k]
 		if !ok {
 			ar.a, ar.err = newAgent(k.name, k.profile, k.parserOnly)
-			if ar.err == nil {
-				ar.tell = verdict.NewTeller(ar.a)
-			}
 			agents[k] = ar
 		}
 		if ar.err != nil {
@@ -151,7 +142,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			items[i] = batchItem{d: rep.Decision{URL: q.URL, Agent: &rep.Agent{Name: k.name}}, err: ar.err, status: http.StatusBadRequest, msg: ar.err.Error()}
 			continue
 		}
-		resolved[i], tellers[i] = ar.a, ar.tell
+		resolved[i] = ar.a
 		if err := s.fetchable(q.URL); err != nil {
 			s.metrics.answer(answerBatch, false, err)
 			status, msg := fetchStatus(q.URL, err)
@@ -188,7 +179,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			}
 			go func() {
 				defer func() { <-sem; close(j.done) }()
-				s.runBatchJob(ctx, client, j, req.Queries, resolved, tellers, items)
+				s.runBatchJob(ctx, client, j, req.Queries, resolved, items)
 			}()
 		}
 	}()
@@ -254,7 +245,7 @@ type batchJob struct {
 
 // runBatchJob answers one origin's queries. When the first needs a fetch
 // the limits refuse, the rest share the refusal rather than spend tokens.
-func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, tellers []*verdict.Teller, items []batchItem) {
+func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob, qs []batchQuery, agents []*rep.Agent, items []batchItem) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	var stop error
@@ -274,6 +265,6 @@ func (s *Server) runBatchJob(ctx context.Context, client netip.Addr, j *batchJob
 			items[i] = batchItem{d: rep.Decision{URL: u, Agent: a}, err: err, status: status, msg: msg}
 			continue
 		}
-		items[i] = batchItem{d: d, tell: tellers[i]}
+		items[i] = batchItem{d: d}
 	}
 }

@@ -120,8 +120,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	opts := a.ParseOptions()
 	f := robotstxt.ParseWith(data, opts)
 	g := a.Group(f)
-	tell := verdict.NewTeller(a)
-	ns := tell.For(g.Group())
+	ns := verdict.NotesFor(a, g.Group())
 	if ns == nil {
 		ns = []string{}
 	}
@@ -143,7 +142,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		d := a.Decide(f, u)
-		resp.Results[i] = batchItem{d: d, tell: tell}
+		resp.Results[i] = batchItem{d: d}
 		s.metrics.answer(answerCheck, d.Allowed, nil)
 	}
 	if d, line, ok := g.CrawlDelay(); ok {

@@ -187,7 +187,7 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a, tell, err := s.agentsByName.agent(q.Get("agent"), q.Get("profile"), parserOnly)
+	a, err := s.agentsByName.agent(q.Get("agent"), q.Get("profile"), parserOnly)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -201,5 +201,5 @@ func (s *Server) handleAllowed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The notes that apply to this answer, as rep check -json gives them.
-	writeJSON(w, http.StatusOK, tell.JSON(d))
+	writeJSON(w, http.StatusOK, d.JSON())
 }

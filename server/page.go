@@ -79,12 +79,11 @@ type pageCrawler struct {
 	// (crawlers.Kind.Refused or Allowed); empty for an indexer, whose
 	// answer is whether the page is indexable.
 	Meaning string `json:"meaning,omitempty"`
-	// Robots is the robots.txt verdict for the page's URL, when known;
-	// RobotsJSON renders it in the verdict shape of rep.Decision, with the
-	// notes above. Its fetch is given only when the verdict rests on it;
-	// the outcome is in the answer's robots.outcome.
-	Robots     *rep.Decision     `json:"-"`
-	RobotsJSON *rep.DecisionJSON `json:"robots,omitempty"`
+	// Robots is the robots.txt verdict for the page's URL, when known, in
+	// the verdict shape of rep.Decision (the notes above). Its fetch is
+	// given only when the verdict rests on it; the outcome is in the
+	// answer's robots.outcome.
+	Robots *rep.Decision `json:"robots,omitempty"`
 	// Blocked is set when robots.txt disallows the page: the crawler never
 	// fetches it, so it never sees the directives below.
 	Blocked bool `json:"blocked"`
@@ -358,11 +357,6 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 			d, g = *r, r.Group
 		}
 		resp.Crawlers[i].Notes = verdict.NotesFor(resolved[i], g)
-		if resp.Crawlers[i].Robots != nil {
-			j := d.JSON()
-			j.Notes = resp.Crawlers[i].Notes
-			resp.Crawlers[i].RobotsJSON = &j
-		}
 		var tdm []aipref.Evidence
 		if resp.TDMRep != nil {
 			tdm = resp.TDMRep.Evidence

@@ -22,7 +22,7 @@ import (
 // An Agent is immutable and safe for concurrent use.
 type Agent struct {
 	last atomic.Pointer[groupMemo] // the last file's group (see Group)
-	tell atomic.Pointer[Teller]    // its notes, worked out once (see Decision.JSON)
+	tell atomic.Pointer[noteCache] // its notes, worked out once (see NotesFor)
 
 	// Name is the agent as given: a product token ("Googlebot"), a full
 	// User-Agent header, or a comma-separated fallback chain.

@@ -223,7 +223,7 @@ func (d Decision) MarshalJSON() ([]byte, error) { return json.Marshal(d.JSON()) 
 func (d Decision) JSON() DecisionJSON {
 	j := d.json()
 	if d.Agent != nil {
-		j.Notes = d.Agent.teller().For(d.Group)
+		j.Notes = d.Agent.notes().For(d.Group)
 	}
 	return j
 }

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkDecisionJSON encodes answers for one agent, as rep crawl -json
 // and /api/crawl do page after page: notes=agent is Decision.JSON (the
-// agent's Teller), notes=each-time works them out per answer (NotesFor),
+// agent's noteCache), notes=each-time works them out per answer (notesFor),
 // as Decision.JSON did before.
 func BenchmarkDecisionJSON(b *testing.B) {
 	f := robotstxt.Parse([]byte("User-agent: msnbot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n"))
@@ -28,7 +28,7 @@ func BenchmarkDecisionJSON(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				j := d.json()
-				j.Notes = NotesFor(d.Agent, d.Group)
+				j.Notes = notesFor(d.Agent, d.Group)
 			}
 		})
 	}

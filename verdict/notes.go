@@ -6,8 +6,9 @@ package verdict
 // "did you mean" for a name the registry does not know. A note is given
 // only when it applies to the answer shown: "bingbot falls back to the
 // msnbot group" only when no group names bingbot and a group names msnbot.
-// Every door takes its notes from here, in text and in JSON: Decision.JSON
-// through NotesFor, a stream of answers through a Teller.
+// Every door takes its notes from here, in text (NotesFor) and in JSON
+// (Decision.JSON); both ask the agent's own noteCache, so that a stream
+// of answers for one agent works its notes out once.
 //
 // Agent.Notes lists every note the registry could add for a crawler,
 // whatever the file; NotesFor keeps those that apply to one group choice.
@@ -31,22 +32,28 @@ import (
 // crawler follows); then the fallback group, only when the group came from
 // the registry's fallback chain, and the * group ignored, only when no
 // group names the crawler.
+// The list is the caller's own.
 func NotesFor(a *Agent, g robotstxt.GroupMatch) []string {
 	if a == nil {
 		return nil
 	}
+	return slices.Clone(a.notes().For(g))
+}
+
+// notesFor is NotesFor worked out from nothing.
+func notesFor(a *Agent, g robotstxt.GroupMatch) []string {
 	return forAgent(a, baseNotes(a, Suggestions(a)), g)
 }
 
-// Teller gives the notes of one agent's answers, one after another (rep
+// noteCache gives the notes of one agent's answers, one after another (rep
 // check over a stream of URLs) or at once (the server's /api/allowed): what
 // depends on the agent alone (the registry's suggestions for an unknown
 // name, what a control token is, a.Notes that hold whatever the file) is
 // worked out once, and the notes of the last group choice that adds one
 // (a fallback group, the * group ignored) are kept, so that a run of URLs
 // answered from one file costs a comparison each and allocates nothing.
-// A Teller is safe for concurrent use.
-type Teller struct {
+// It is safe for concurrent use.
+type noteCache struct {
 	a    *Agent
 	base []string // the notes that hold whatever the group choice
 	last atomic.Pointer[told]
@@ -58,25 +65,23 @@ type told struct {
 	notes []string
 }
 
-// NewTeller returns the Teller of a's notes.
-func NewTeller(a *Agent) *Teller {
-	return &Teller{a: a, base: slices.Clip(baseNotes(a, Suggestions(a)))}
+func newNoteCache(a *Agent) *noteCache {
+	return &noteCache{a: a, base: slices.Clip(baseNotes(a, Suggestions(a)))}
 }
 
-// teller returns a's own Teller, made on first use: Decision.JSON asks it,
-// so that encoding many answers for one agent neither looks up the
-// registry's suggestions nor builds its notes again each time.
-func (a *Agent) teller() *Teller {
+// notes returns a's own noteCache, made on first use: NotesFor and
+// Decision.JSON ask it, so that many answers for one agent neither look
+// up the registry's suggestions nor build its notes again each time.
+func (a *Agent) notes() *noteCache {
 	if t := a.tell.Load(); t != nil {
 		return t
 	}
-	a.tell.CompareAndSwap(nil, NewTeller(a))
+	a.tell.CompareAndSwap(nil, newNoteCache(a))
 	return a.tell.Load()
 }
 
-// For returns NotesFor(a, g). The list returned is shared with other calls: do
-// not modify it.
-func (t *Teller) For(g robotstxt.GroupMatch) []string {
+// For returns NotesFor(a, g), shared with other calls: not to be modified.
+func (t *noteCache) For(g robotstxt.GroupMatch) []string {
 	if t == nil || t.a == nil {
 		return nil
 	}
@@ -89,17 +94,6 @@ func (t *Teller) For(g robotstxt.GroupMatch) []string {
 	n := slices.Clip(forAgent(t.a, t.base, g))
 	t.last.Store(&told{g: robotstxt.GroupMatch{Agent: g.Agent, Via: g.Via, Lines: slices.Clone(g.Lines)}, notes: n})
 	return n
-}
-
-// JSON returns d.JSON(), its notes taken from the Teller, so that a run
-// of answers from one file works them out once. d's agent must be the
-// Teller's.
-func (t *Teller) JSON(d Decision) DecisionJSON {
-	j := d.json()
-	if d.Agent != nil {
-		j.Notes = t.For(d.Group)
-	}
-	return j
 }
 
 // baseNotes are a's notes that hold whatever the group choice: "did you

@@ -57,55 +57,55 @@ func TestFor(t *testing.T) {
 	}
 }
 
-// TestTeller: a Teller gives For's notes, and keeps them for a run of
-// answers from one group choice.
-func TestTeller(t *testing.T) {
+// TestNoteCache: an agent's noteCache gives the notes worked out from
+// nothing, and keeps them for a run of answers from one group choice.
+func TestNoteCache(t *testing.T) {
 	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tell := NewTeller(a)
+	tell := newNoteCache(a)
 	for _, robots := range []string{"User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /b\n", "User-agent: msnbot\n\nUser-agent: x\nDisallow: /a\n"} {
 		f := robotstxt.ParseWith([]byte(robots), a.ParseOptions())
 		g := a.Group(f).Group()
 		for range 2 {
-			if got, want := tell.For(g), NotesFor(a, g); !slices.Equal(got, want) {
-				t.Errorf("%q: Teller %q, For %q", robots, got, want)
+			if got, want := tell.For(g), notesFor(a, g); !slices.Equal(got, want) {
+				t.Errorf("%q: cached %q, worked out %q", robots, got, want)
 			}
 		}
 	}
 }
 
-func BenchmarkTellerUnknown(b *testing.B) {
+func BenchmarkNoteCacheUnknown(b *testing.B) {
 	a, _ := NewAgent("Googlebto", AgentOptions{})
 	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
-	tell := NewTeller(a)
+	tell := newNoteCache(a)
 	b.ReportAllocs()
 	for b.Loop() {
 		tell.For(g)
 	}
 }
 
-// BenchmarkForUnknown is the cost a Teller saves per URL: For asks the
-// registry for suggestions each time.
+// BenchmarkForUnknown is the cost the noteCache saves per URL: notesFor
+// asks the registry for suggestions each time.
 func BenchmarkForUnknown(b *testing.B) {
 	a, _ := NewAgent("Googlebto", AgentOptions{})
 	g := robotstxt.GroupMatch{Agent: "*", Via: robotstxt.ViaStar, Lines: []int{1}}
 	b.ReportAllocs()
 	for b.Loop() {
-		NotesFor(a, g)
+		notesFor(a, g)
 	}
 }
 
-// TestTellerConcurrent: one Teller answers many goroutines at once (the
-// server keeps one per agent) with For's notes, and a group choice that
-// adds no note costs no allocation.
-func TestTellerConcurrent(t *testing.T) {
+// TestNoteCacheConcurrent: one noteCache answers many goroutines at once
+// (the server keeps one agent per name) with the notes worked out from
+// nothing, and a group choice that adds no note costs no allocation.
+func TestNoteCacheConcurrent(t *testing.T) {
 	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tell := NewTeller(a)
+	tell := newNoteCache(a)
 	var groups []robotstxt.GroupMatch
 	for _, robots := range []string{"User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /b\n", "User-agent: *\nDisallow: /c\n", "User-agent: msnbot\n\nUser-agent: x\nDisallow: /a\n"} {
 		groups = append(groups, a.Group(robotstxt.ParseWith([]byte(robots), a.ParseOptions())).Group())
@@ -115,8 +115,8 @@ func TestTellerConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for j := range 200 {
 				g := groups[(i+j)%len(groups)]
-				if got, want := tell.For(g), NotesFor(a, g); !slices.Equal(got, want) {
-					t.Errorf("Teller %q, For %q", got, want)
+				if got, want := tell.For(g), notesFor(a, g); !slices.Equal(got, want) {
+					t.Errorf("cached %q, worked out %q", got, want)
 					return
 				}
 			}
@@ -128,21 +128,21 @@ func TestTellerConcurrent(t *testing.T) {
 	}
 }
 
-// TestTellerJSON: the verdict shape with the notes that apply, not every
-// note of Agent.Notes; Unknown is the "did you mean" note of For.
-func TestTellerJSON(t *testing.T) {
+// TestDecisionJSONNotes: the verdict shape with the notes that apply, not
+// every note of Agent.Notes; Unknown is the "did you mean" note of For.
+func TestDecisionJSONNotes(t *testing.T) {
 	a, err := NewAgent("bingbot", AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := robotstxt.ParseWith([]byte("User-agent: bingbot\nDisallow: /b\n"), a.ParseOptions())
 	d := a.Decide(f, "/b/x")
-	j := NewTeller(a).JSON(d)
+	j := d.JSON()
 	if !strings.Contains(strings.Join(a.Notes, "\n"), "falls back") {
 		t.Fatalf("agent notes %q: the test needs the fallback note there", a.Notes)
 	}
-	if !slices.Equal(j.Notes, NotesFor(a, d.Group)) || strings.Contains(strings.Join(j.Notes, "\n"), "falls back") {
-		t.Errorf("JSON notes %q, want %q", j.Notes, NotesFor(a, d.Group))
+	if !slices.Equal(j.Notes, notesFor(a, d.Group)) || strings.Contains(strings.Join(j.Notes, "\n"), "falls back") {
+		t.Errorf("JSON notes %q, want %q", j.Notes, notesFor(a, d.Group))
 	}
 	if j.URL != "/b/x" || j.Allowed || j.Line != 2 {
 		t.Errorf("JSON verdict %+v", j)

@@ -126,7 +126,6 @@ func runCheck(e *env) int {
 	out := e.output(!*asJSON)
 	enc := json.NewEncoder(out)
 	status := exitOK
-	tell := verdict.NewTeller(a)
 	said := map[string]bool{} // notes printed: each once, before the first verdict it applies to
 	n, bad := 0, 0
 	for out.Err() == nil {
@@ -171,10 +170,10 @@ func runCheck(e *env) int {
 			if !*verbose {
 				d.Fetch = checkBrief(d.Fetch)
 			}
-			enc.Encode(tell.JSON(d)) // the notes that apply, as the text prints them
+			enc.Encode(d.JSON()) // the notes that apply, as the text prints them
 			continue
 		}
-		for _, n := range tell.For(d.Group) {
+		for _, n := range verdict.NotesFor(a, d.Group) {
 			if len(said) >= maxSaid {
 				clear(said) // bounded: past many sites' notes, one may be said again
 			}

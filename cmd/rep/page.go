@@ -306,7 +306,6 @@ func runPage(e *env) int {
 		j.Engine, j.Notes, j.DidYouMean = ag.Engine.String(), pageNotes(ag, fetch), verdict.Suggestions(ag)
 		if fetch != nil {
 			dj := fetch.decision.JSON()
-			dj.Notes = j.Notes
 			j.Robots = &dj
 			j.Blocked, j.Action = fetch.verdict.Blocked, fetch.verdict.Action()
 			if j.Blocked {
