@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rep-toolkit/rep/crawlers"
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
 
@@ -150,7 +151,7 @@ func forAgent(a *Agent, base []string, g robotstxt.GroupMatch) []string {
 	out := slices.Clip(slices.Clone(base))
 	c := a.Crawler
 	if g.Via == robotstxt.ViaFallback && registryChain(a) {
-		out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (line %s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
+		out = append(out, fmt.Sprintf("no group names %s: it falls back to the %s group (%s), as %s documents", a.Token(), g.Agent, lineList(g.Lines), operator(c)))
 	}
 	if a.IgnoresStar && g.Via == robotstxt.ViaNone {
 		out = append(out, fmt.Sprintf("%s ignores the * group: only a group naming it applies, and none does, so everything is allowed", a.Token()))
@@ -170,7 +171,7 @@ func UnknownNote(a *Agent) string {
 }
 
 func unknownNote(a *Agent, suggest []string) string {
-	return fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), orList(suggest))
+	return fmt.Sprintf("unknown crawler %s — did you mean %s?", a.Token(), enum.Or(suggest))
 }
 
 // Suggestions returns the registry names a's name may be a misspelling of
@@ -196,18 +197,15 @@ func operator(c *crawlers.Crawler) string {
 	return "the registry"
 }
 
+// lineList writes "line 5" or "lines 5, 8".
 func lineList(ls []int) string {
+	word := "line "
+	if len(ls) > 1 {
+		word = "lines "
+	}
 	s := make([]string, len(ls))
 	for i, l := range ls {
 		s[i] = fmt.Sprint(l)
 	}
-	return strings.Join(s, ", ")
-}
-
-// orList joins names as "A", "A or B", "A, B or C".
-func orList(s []string) string {
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return word + strings.Join(s, ", ")
 }
