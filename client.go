@@ -78,7 +78,8 @@ func (c *Crawler) Client() *http.Client {
 // HEAD request, a redirect), the verdict is worked out from the headers on
 // the first call, so that a crawler that does not ask does not pay for
 // it: ask before changing resp.Header. Every call returns the same
-// verdict; calls may come from several goroutines.
+// verdict; calls may come from several goroutines. Asked before RoundTrip
+// has returned (by a Base about the response it returns), it is nil.
 func PageVerdictOf(resp *http.Response) *PageVerdict {
 	if resp == nil || resp.Request == nil {
 		return nil
