@@ -194,8 +194,6 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func verdictOf(r Case) Class { return CaseClass(r) }
-
 // fetch makes one attempt and returns the new entry; prev is the entry it
 // replaces (nil for none).
 func (f *Fetcher) fetch(origin string, prev *Entry) *Entry {
@@ -326,7 +324,7 @@ func (f *Fetcher) readBody(resp *http.Response, cancel context.CancelCauseFunc) 
 func (f *Fetcher) definitive(e *Entry, rule Case, h http.Header, g *Copy) *Entry {
 	out := &e.Last
 	now := out.FetchedAt
-	out.Case, out.Verdict = rule, verdictOf(rule)
+	out.Case, out.Verdict = rule, CaseClass(rule)
 	ttl, noStore := freshness(h, now, f.o.MaxAge, f.o.MaxAge)
 	if noStore {
 		out.Warnings = append(out.Warnings, WarnNoStore)
@@ -369,12 +367,12 @@ func (f *Fetcher) unreachable(e *Entry, prev *Entry, resp *http.Response, cause 
 	switch {
 	case now.Sub(out.DownSince) >= f.o.OutageLimit && f.o.AfterOutage != OutageDisallow:
 		if g != nil && f.o.AfterOutage == OutageUseCopy {
-			out.Case, out.Verdict, out.CopyFetchedAt = OutageCopy, verdictOf(g.Case), g.FetchedAt
+			out.Case, out.Verdict, out.CopyFetchedAt = OutageCopy, CaseClass(g.Case), g.FetchedAt
 		} else {
 			out.Case, out.Verdict = OutageAllow, AllowAll
 		}
 	case f.o.StaleIfUnreachable && g != nil:
-		out.Case, out.Verdict, out.CopyFetchedAt = StaleCopy, verdictOf(g.Case), g.FetchedAt
+		out.Case, out.Verdict, out.CopyFetchedAt = StaleCopy, CaseClass(g.Case), g.FetchedAt
 	}
 	return e
 }
