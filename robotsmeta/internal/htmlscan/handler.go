@@ -62,7 +62,7 @@ type Region struct {
 // (Tokenizer.SetMaxBuf): Run returns html.ErrBufferExceeded for a token
 // past that bound.
 func New(z *html.Tokenizer, h Handler, o Options) *Scanner {
-	return &Scanner{h: h, o: o, z: z, links: o.Links, snippets: o.Snippets}
+	return &Scanner{h: h, o: o, z: z}
 }
 
 // Pos is the 1-based line and column of the token being read.

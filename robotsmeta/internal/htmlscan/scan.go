@@ -84,11 +84,10 @@ type Scanner struct {
 	closedAt    [2]int
 	formOpen    bool // the WHATWG form element pointer is set
 
-	links, snippets bool
-	dns, noc        regionState
-	kept            [2]int // regions of each Kind reported
-	dropped         int    // regions past Options.MaxRegions
-	stopped         bool
+	dns, noc regionState
+	kept     [2]int // regions of each Kind reported
+	dropped  int    // regions past Options.MaxRegions
+	stopped  bool
 }
 
 // span measures a token's raw bytes: the newlines in it (LF, CRLF or a
@@ -343,7 +342,7 @@ func (e *Scanner) startTag(raw []byte, selfClosing bool) {
 	var at Attrs
 	switch {
 	case a == atom.Meta, a == atom.A, a == atom.Area, a == atom.Base, a == atom.Font,
-		e.snippets && (containsFold(raw, "data-nosnippet") || containsFold(raw, "robots-nocontent")):
+		e.o.Snippets && (containsFold(raw, "data-nosnippet") || containsFold(raw, "robots-nocontent")):
 		// Reading attributes allocates; most elements need none of them.
 		at = e.readAttrs()
 	}
@@ -496,7 +495,7 @@ func (e *Scanner) startTag(raw []byte, selfClosing bool) {
 				e.stopped = true
 			}
 		case atom.A, atom.Area:
-			if at.HasHref && e.links {
+			if at.HasHref && e.o.Links {
 				e.h.Link(e, at)
 			}
 		case atom.Base:
@@ -534,7 +533,7 @@ func (e *Scanner) push(el elem, at Attrs) {
 			e.templates++
 		}
 	}
-	if !e.snippets || e.templates > 0 {
+	if !e.o.Snippets || e.templates > 0 {
 		return
 	}
 	if !e.dns.open && at.NoSnippet && el.ns == nsHTML && (el.a == atom.Span || el.a == atom.Div || el.a == atom.Section) {
