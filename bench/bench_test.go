@@ -53,7 +53,7 @@ func (noop) HandleSitemap(int, string)               {}
 func (noop) HandleUnknownAction(int, string, string) {}
 
 // repReady parses body and resolves the agent: rep builds a group's
-// matching index on first use (File.Agent), so this is the work done before
+// matching index on first use (File.Matcher), so this is the work done before
 // the first check can run — what slyrz's New(body, agent) and temoto's
 // FromBytes do up front. Parse alone defers the index.
 func repReady(body []byte, o robotstxt.Options) *robotstxt.Matcher {

@@ -31,11 +31,11 @@
 // mutated code, a mutant then runs the tests written for it, and one that
 // lives has outlived those tests only. Mutants on code that no test
 // covers are reported as not covered and not run; mutants that do not
-// compile are not viable. A mutant whose
-// tests pass lived; docs/mutation.md lists the ones accepted as equivalent
-// (no test can tell them from the original), by the ID this command
-// prints; -rekey follows the IDs of accepted mutants whose code moved. The score of a package is killed / (killed + lived), equivalent
-// mutants left out.
+// compile are not viable. A mutant whose tests pass lived;
+// docs/mutation.md lists the ones accepted as equivalent (no test can
+// tell them from the original), by the ID this command prints; -rekey
+// follows the IDs of accepted mutants whose code moved. The score of a
+// package is killed / (killed + lived), equivalent mutants left out.
 package main
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,7 +70,7 @@ func rekey(path string, w io.Writer) (lost int, err error) {
 			}
 		}
 	}
-	for _, old := range sortedKeys(changed) {
+	for _, old := range slices.Sorted(maps.Keys(changed)) {
 		doc = bytes.Replace(doc, []byte("- `"+old+"`: "), []byte("- `"+changed[old]+"`: "), 1)
 		fmt.Fprintf(w, "%s -> %s\n", old, changed[old])
 	}
@@ -241,13 +242,4 @@ func align(a, b []mutant) map[int]int {
 		}
 	}
 	return pairs
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
