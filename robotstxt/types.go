@@ -1,6 +1,10 @@
 package robotstxt
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rep-toolkit/rep/internal/enum"
+)
 
 // Profile selects whose reading of robots.txt a [File] follows.
 type Profile uint8
@@ -218,21 +222,16 @@ const (
 	Error                   // crawlers ignore it or read it wrongly
 )
 
+var severityNames = enum.New[Severity]("Severity", "info", "warning", "error")
+
 // String returns "info", "warning" or "error".
-func (s Severity) String() string {
-	switch s {
-	case Info:
-		return "info"
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return "Severity(" + itoa(int(s)) + ")"
-}
+func (s Severity) String() string { return severityNames.String(s) }
 
 // MarshalText encodes the severity as its String, so JSON says "warning".
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Severity) MarshalText() ([]byte, error) { return severityNames.Marshal(s) }
+
+// UnmarshalText reads what MarshalText writes.
+func (s *Severity) UnmarshalText(b []byte) error { return severityNames.Unmarshal(b, s) }
 
 // Diagnostic is a problem found while parsing. Parsing never fails: each
 // diagnostic says what was done with the line (used, cut, ignored).

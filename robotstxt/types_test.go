@@ -1,6 +1,10 @@
 package robotstxt_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rep-toolkit/rep/robotstxt"
@@ -53,5 +57,33 @@ func TestSeverityAndDiagnosticText(t *testing.T) {
 	d := robotstxt.Diagnostic{Line: 12, Column: 30, Severity: robotstxt.Warning, Code: "missing-colon", Message: "m", Hint: "h"}
 	if got, want := d.String(), "12:30: warning: [missing-colon] m"; got != want {
 		t.Errorf("Diagnostic.String() = %q, want %q", got, want)
+	}
+}
+
+// TestDiagnosticJSONRoundTrip: diagnostics written as JSON (severity by
+// name) read back as they were; an unknown severity is an error naming
+// the valid ones.
+func TestDiagnosticJSONRoundTrip(t *testing.T) {
+	in := robotstxt.Parse([]byte("User-agent: *\nDisalow: /x\nCrawl-delay: soon\n")).Diagnostics()
+	if len(in) == 0 {
+		t.Fatal("the file draws no diagnostics: the test needs some")
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"Severity":"`)) {
+		t.Errorf("severity not written by name: %s", b)
+	}
+	var out []robotstxt.Diagnostic
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("reading back %s: %v", b, err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("read back\n%+v\nwant\n%+v", out, in)
+	}
+	var s robotstxt.Severity
+	if err := s.UnmarshalText([]byte("fatal")); err == nil || !strings.Contains(err.Error(), "info, warning or error") {
+		t.Errorf("unknown severity: %v", err)
 	}
 }
