@@ -14,6 +14,7 @@ import (
 
 	"github.com/rep-toolkit/rep"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/verdict"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/pairs")
@@ -362,4 +363,49 @@ func FuzzCompare(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestDiffNotes: rep diff -json's crawler notes are those that apply to
+// the crawler's group in either version, each once: bingbot's fallback to
+// the msnbot group is noted while a version has no bingbot group, and
+// not when both name it.
+func TestDiffNotes(t *testing.T) {
+	bing, err := verdict.NewAgent("bingbot", verdict.AgentOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const msn, own = "User-agent: msnbot\nDisallow: /a\n", "User-agent: bingbot\nDisallow: /a\n"
+	for _, c := range []struct {
+		old, new string
+		fallback int // times the fallback note is given
+	}{
+		{msn, own, 1},
+		{own, msn, 1},
+		{msn, msn + "Disallow: /b\n", 1},
+		{own, own + "Disallow: /b\n", 0},
+	} {
+		d := Compare(Version{Name: "old", Body: []byte(c.old)}, Version{Name: "new", Body: []byte(c.new)}, Options{Agents: []*verdict.Agent{bing}})
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var j struct {
+			Crawlers []struct {
+				Agent string   `json:"agent"`
+				Notes []string `json:"notes"`
+			} `json:"crawlers"`
+		}
+		if err := json.Unmarshal(b, &j); err != nil || len(j.Crawlers) != 1 {
+			t.Fatalf("%q -> %q: %v %s", c.old, c.new, err, b)
+		}
+		n := 0
+		for _, note := range j.Crawlers[0].Notes {
+			if strings.Contains(note, "falls back to the msnbot group") {
+				n++
+			}
+		}
+		if n != c.fallback {
+			t.Errorf("%q -> %q: fallback noted %d times, want %d: %q", c.old, c.new, n, c.fallback, j.Crawlers[0].Notes)
+		}
+	}
 }
