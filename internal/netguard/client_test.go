@@ -116,7 +116,13 @@ func TestClientBodyCapAndUserAgent(t *testing.T) {
 		io.WriteString(w, strings.Repeat("x", 100))
 	})
 	c := NewClient(Options{AllowPrivate: true, MaxBodyBytes: 99, UserAgent: "probe/1"})
-	resp, err := c.Get(s.URL)
+	// The URL carries a password: the error names the URL without it.
+	withPassword := strings.Replace(s.URL, "http://", "http://u:secret@", 1)
+	req, err := http.NewRequest(http.MethodGet, withPassword, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +130,23 @@ func TestClientBodyCapAndUserAgent(t *testing.T) {
 	resp.Body.Close()
 	var le *BodyLimitError
 	if !errors.As(err, &le) || len(b) != 99 {
-		t.Errorf("read %d bytes, %v; want 99 and a BodyLimitError", len(b), err)
+		t.Fatalf("read %d bytes, %v; want 99 and a BodyLimitError", len(b), err)
+	}
+	if strings.Contains(le.URL, "secret") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("the body limit error shows the password: %v", err)
 	}
 	if ua.Load() != "probe/1" {
 		t.Errorf("User-Agent %q", ua.Load())
+	}
+	// The User-Agent goes on a copy: the caller's request is as it was
+	// (http.RoundTripper's contract).
+	plain, _ := http.NewRequest(http.MethodGet, s.URL, nil)
+	if resp, err = c.Do(plain); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(plain.Header) != 0 {
+		t.Errorf("the caller's request was changed: header %v", plain.Header)
 	}
 	resp, err = NewClient(Options{AllowPrivate: true, MaxBodyBytes: 100}).Get(s.URL)
 	if err != nil {
