@@ -13,6 +13,7 @@ import (
 
 	"github.com/rep-toolkit/rep/internal/netguard"
 	"github.com/rep-toolkit/rep/robotsfetch"
+	"github.com/rep-toolkit/rep/robotsmeta"
 )
 
 // DefaultPagePrefix is how much of an HTML body the Transport reads for
@@ -75,9 +76,9 @@ func (c *Crawler) Client() *http.Client {
 // robots.txt. The verdict travels in the context of resp.Request, the
 // request the Transport sent, so that it survives http.Client's wrapping
 // of the body. Where the Transport read no body (PagePrefix negative, a
-// HEAD request, a redirect), the verdict is worked out from the headers on
-// the first call, so that a crawler that does not ask does not pay for
-// it: ask before changing resp.Header. Every call returns the same
+// HEAD request, a redirect, a body that is not HTML), the verdict is
+// worked out from the headers on the first call, so that a crawler that
+// does not ask does not pay for it: ask before changing resp.Header. Every call returns the same
 // verdict; calls may come from several goroutines. Asked before RoundTrip
 // has returned (by a Base about the response it returns), it is nil.
 func PageVerdictOf(resp *http.Response) *PageVerdict {
@@ -94,9 +95,9 @@ type verdictKey struct{}
 
 // verdictCtx is the context of a request the Transport sent: its
 // caller's, carrying the page verdict. A verdict read from the headers
-// alone (no body read: PagePrefix negative, HEAD, a redirect) is worked
-// out on the first PageVerdictOf, from what RoundTrip kept: a crawler
-// that never asks for it does not pay for it.
+// alone (no body read: PagePrefix negative, HEAD, a redirect, not HTML)
+// is worked out on the first PageVerdictOf, from what RoundTrip kept: a
+// crawler that never asks for it does not pay for it.
 type verdictCtx struct {
 	context.Context
 	ready atomic.Bool // set once RoundTrip has what the verdict needs
@@ -109,6 +110,7 @@ type verdictCtx struct {
 	rawurl string
 	h      http.Header
 	at     time.Time
+	unread bool // a body not HTML, which the verdict notes it did not read
 }
 
 // verdict returns the page verdict; nil while RoundTrip has not finished
@@ -122,7 +124,11 @@ func (h *verdictCtx) verdict() *PageVerdict {
 			// Without a body, robotsmeta reads nothing that can fail.
 			h.v = new(PageVerdict)
 			d := h.c.agent.DecideFetched(h.r, h.rawurl)
-			h.c.pageVerdict(h.v, nil, d, h.h, nil, 0, h.at)
+			var body io.Reader // nil: no body; NoBody: one robotsmeta does not read
+			if h.unread {
+				body = http.NoBody
+			}
+			h.c.pageVerdict(h.v, nil, d, h.h, body, 0, h.at)
 			h.c, h.r, h.h = nil, nil, nil
 		}
 	})
@@ -214,11 +220,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if limit == 0 {
 		limit = DefaultPagePrefix
 	}
-	if limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+	hasBody := limit > 0 && req.Method != http.MethodHead && (resp.StatusCode < 300 || resp.StatusCode >= 400)
+	var ct string // the Content-Type robotsmeta reads: the last one
+	if v := resp.Header["Content-Type"]; len(v) > 0 {
+		ct = strings.Trim(v[len(v)-1], " \t")
+	}
+	if hasBody && robotsmeta.ReadsBody(ct) {
 		pr = new(pageRead)
-		if isHTML(resp.Header.Get("Content-Type")) {
-			// Room for the prefix up front for HTML only: robotsmeta
-			// reads no other body, and the buffer then stays empty.
+		if isHTML(ct) {
+			// Room for the prefix up front for HTML only; a body with no
+			// type is sniffed, and the buffer grows as it is read.
 			pr.prefix.Grow(int(min(max(resp.ContentLength, 4<<10), limit)))
 		}
 		pr.tee = teeBody{r: resp.Body, w: &pr.prefix}
@@ -229,7 +240,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	st.body = pageBody{body: resp.Body, slot: slot}
 	if pr == nil {
-		h.c, h.r, h.rawurl, h.h, h.at = c, r, rawurl, resp.Header, at
+		// A body robotsmeta would not read (not HTML) is not read here
+		// either: the verdict, worked out when asked, says so all the same.
+		h.c, h.r, h.rawurl, h.h, h.at, h.unread = c, r, rawurl, resp.Header, at, hasBody
 	} else {
 		h.v = new(PageVerdict)
 		err = c.pageVerdict(h.v, req.URL, d, resp.Header, &pr.tee, limit, at)

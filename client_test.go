@@ -557,6 +557,10 @@ func TestClientVerdictWithoutBody(t *testing.T) {
 		case "/moved":
 			w.Header().Set("X-Robots-Tag", "noindex")
 			http.Redirect(w, r, "/page", http.StatusMovedPermanently)
+		case "/img":
+			w.Header().Set("Content-Type", "image/png")
+			w.Header().Set("X-Robots-Tag", "examplebot: nofollow, max-snippet:20")
+			io.WriteString(w, page) // not HTML: its noindex is not read
 		default:
 			w.Header().Set("Content-Type", "text/html")
 			w.Header().Set("X-Robots-Tag", "examplebot: nofollow, max-snippet:20")
@@ -577,6 +581,7 @@ func TestClientVerdictWithoutBody(t *testing.T) {
 		{"HEAD", http.MethodHead, "/page", 0, true},
 		{"redirect", http.MethodGet, "/moved", 0, false},
 		{"body read", http.MethodGet, "/page", 0, false},
+		{"not HTML", http.MethodGet, "/img", 0, true},
 	} {
 		client := &http.Client{Transport: &rep.Transport{Crawler: c, Base: rt, PagePrefix: tt.prefix}, CheckRedirect: noRedirect}
 		req, _ := http.NewRequest(tt.method, "http://www.example.com"+tt.path, nil)
@@ -586,7 +591,7 @@ func TestClientVerdictWithoutBody(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if tt.method == http.MethodGet && tt.path == "/page" && string(body) != page {
+		if tt.method == http.MethodGet && tt.path != "/moved" && string(body) != page {
 			t.Errorf("%s: body %q", tt.name, body)
 		}
 		got := make([]*rep.PageVerdict, 8)
@@ -605,7 +610,11 @@ func TestClientVerdictWithoutBody(t *testing.T) {
 			t.Fatalf("%s: verdict %+v", tt.name, v)
 		}
 		if tt.index {
-			want, err := c.CheckPage(context.Background(), req.URL.String(), resp.Header, nil)
+			var read io.Reader // what CheckPage is given: the body, where it is not HTML
+			if tt.path == "/img" {
+				read = strings.NewReader(page)
+			}
+			want, err := c.CheckPage(context.Background(), req.URL.String(), resp.Header, read)
 			if err != nil {
 				t.Fatal(err)
 			}

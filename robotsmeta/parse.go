@@ -22,6 +22,18 @@ func Parse(h http.Header, body io.Reader, o Options) (*Page, error) {
 	return ParseLines(HeaderLines(h), body, o)
 }
 
+// ReadsBody reports whether ParseLines reads the body of a response whose
+// Content-Type is ct (the last one, "" for none): HTML, XHTML, none (the
+// body is sniffed) or one that does not parse. Any other type is not HTML:
+// its body is not read, only the headers apply (Page.Stop StopNotHTML).
+func ReadsBody(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err != nil || mt == "text/html" || mt == "application/xhtml+xml"
+}
+
 // ParseLines is Parse with raw "Name: value" header field lines, in the
 // order they were received; Source.Line numbers them from 1.
 func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
@@ -39,13 +51,11 @@ func ParseLines(lines []string, body io.Reader, o Options) (*Page, error) {
 	if body == nil {
 		return p, nil
 	}
-	if ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err == nil && mt != "text/html" && mt != "application/xhtml+xml" {
-			p.Stop = StopNotHTML
-			p.diag(Info, "not-html", 0, 0, -1, "Content-Type %s is not HTML: only the headers apply", mt)
-			return p, nil
-		}
+	if !ReadsBody(ct) {
+		mt, _, _ := mime.ParseMediaType(ct)
+		p.Stop = StopNotHTML
+		p.diag(Info, "not-html", 0, 0, -1, "Content-Type %s is not HTML: only the headers apply", mt)
+		return p, nil
 	}
 	cr := &countingReader{r: body, max: o.MaxBytes}
 	r, cs, err := decode(cr, ct)
