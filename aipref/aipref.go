@@ -324,7 +324,7 @@ func ParseTDMRep(data []byte) ([]TDMRepRule, error) {
 // TDMRep returns the statement of the first rule whose location matches
 // rawurl's path (robotstxt.MatchPattern), or none.
 func TDMRep(rules []TDMRepRule, rawurl string) []Evidence {
-	path := pathOf(rawurl)
+	path := robotstxt.PathOf(rawurl)
 	for i, r := range rules {
 		if robotstxt.MatchPattern(r.Location, path) {
 			where := fmt.Sprintf("/.well-known/tdmrep.json entry %d (location %s)", i+1, r.Location)
@@ -332,26 +332,6 @@ func TDMRep(rules []TDMRepRule, rawurl string) []Evidence {
 		}
 	}
 	return nil
-}
-
-// pathOf returns the path and query of an absolute URL or a path.
-func pathOf(rawurl string) string {
-	s := rawurl
-	if i := strings.Index(s, "://"); i >= 0 {
-		s = s[i+3:]
-		j := strings.IndexAny(s, "/?#")
-		if j < 0 {
-			return "/"
-		}
-		s = s[j:]
-	}
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		s = s[:i]
-	}
-	if s == "" || s[0] != '/' {
-		s = "/" + s
-	}
-	return s
 }
 
 func robotsLine(n int) string { return fmt.Sprintf("robots.txt line %d", n) }

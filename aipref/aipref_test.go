@@ -209,3 +209,24 @@ func TestPrefText(t *testing.T) {
 		t.Errorf("out of range: %q", aipref.Pref(7).String())
 	}
 }
+
+// TestTDMRepPath: a rule matches the path of an absolute URL and a path
+// alike, also a path whose query holds a URL.
+func TestTDMRepPath(t *testing.T) {
+	rules, err := aipref.ParseTDMRep([]byte(`[{"location": "/private/*", "tdm-reservation": 1}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{
+		"https://example.com/private/a?next=https://example.com/",
+		"/private/a?next=https://example.com/",
+		"/private/a#x",
+	} {
+		if ev := aipref.TDMRep(rules, u); len(ev) == 0 {
+			t.Errorf("%s: no statement, want the reservation of /private/*", u)
+		}
+	}
+	if ev := aipref.TDMRep(rules, "/public?from=/private/a"); len(ev) != 0 {
+		t.Errorf("/public?from=/private/a: %v, want none", ev)
+	}
+}

@@ -12,6 +12,10 @@ import (
 // that need rewriting cost one allocation.
 const pathBufSize = 2048
 
+// PathOf returns the path, params and query of rawurl (an absolute URL or
+// a path) as matching reads them: see pathOf.
+func PathOf(rawurl string) string { return pathOf(rawurl, nil) }
+
 // pathOf returns the path, params and query of rawurl as Google's
 // GetPathParamsQuery does: scheme and authority removed, fragment removed,
 // "/" when empty, and a "/" put in front of a path that starts with "?" or
