@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/enum"
 )
 
 // Case is the row of the status table that decided a fetch (see the package
@@ -64,13 +66,17 @@ var caseText = [...]string{
 	"refused address (loopback, private, link-local...): everything disallowed, however long",
 }
 
+// The text forms of the enums below (internal/enum): their JSON names,
+// and an error listing them for a name that is none.
+var (
+	caseEnum    = enum.New[Case]("case", caseNames[:]...)
+	classEnum   = enum.New[Class]("class", "use-rules", "allow-all", "disallow-all")
+	sourceEnum  = enum.New[Source]("source", "network", "revalidated", "store")
+	warningEnum = enum.New[Warning]("warning", "", "html", "content-type", "truncated", "no-store", "store-failed")
+)
+
 // String returns the case's stable kebab-case name, as in JSON.
-func (c Case) String() string {
-	if int(c) < len(caseNames) {
-		return caseNames[c]
-	}
-	return fmt.Sprintf("case(%d)", uint8(c))
-}
+func (c Case) String() string { return caseEnum.String(c) }
 
 // Explain says in a few words what the case means for a crawler.
 func (c Case) Explain() string {
@@ -81,16 +87,15 @@ func (c Case) Explain() string {
 }
 
 // MarshalText implements encoding.TextMarshaler.
-func (c Case) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+func (c Case) MarshalText() ([]byte, error) { return caseEnum.Marshal(c) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (c *Case) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, caseNames[:], (*uint8)(c), "case")
-}
+func (c *Case) UnmarshalText(b []byte) error { return caseEnum.Unmarshal(b, c) }
 
 // Class is the fetch class: what a fetch means for every URL of the
 // origin before any rule is matched (use the rules, allow all, disallow
-// all). survey.Class is the same concept, with "missing" for no capture.
+// all). survey.Class is the same concept for a crawl archive's captures,
+// named rules, allow-all and disallow-all, with missing for no capture.
 type Class uint8
 
 // Verdict is the former name of Class.
@@ -107,23 +112,14 @@ const (
 	DisallowAll
 )
 
-var classNames = [...]string{"use-rules", "allow-all", "disallow-all"}
-
 // String returns "use-rules", "allow-all" or "disallow-all".
-func (v Class) String() string {
-	if int(v) < len(classNames) {
-		return classNames[v]
-	}
-	return fmt.Sprintf("verdict(%d)", uint8(v))
-}
+func (v Class) String() string { return classEnum.String(v) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (v Class) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+func (v Class) MarshalText() ([]byte, error) { return classEnum.Marshal(v) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (v *Class) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, classNames[:], (*uint8)(v), "verdict")
-}
+func (v *Class) UnmarshalText(b []byte) error { return classEnum.Unmarshal(b, v) }
 
 // Source says where the Fetcher got a result.
 type Source uint8
@@ -137,23 +133,14 @@ const (
 	FromStore
 )
 
-var sourceNames = [...]string{"network", "revalidated", "store"}
-
 // String returns "network", "revalidated" or "store".
-func (s Source) String() string {
-	if int(s) < len(sourceNames) {
-		return sourceNames[s]
-	}
-	return fmt.Sprintf("source(%d)", uint8(s))
-}
+func (s Source) String() string { return sourceEnum.String(s) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Source) MarshalText() ([]byte, error) { return sourceEnum.Marshal(s) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (s *Source) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, sourceNames[:], (*uint8)(s), "source")
-}
+func (s *Source) UnmarshalText(b []byte) error { return sourceEnum.Unmarshal(b, s) }
 
 // Warning flags something odd about a fetched file that did not change how
 // it was read.
@@ -178,33 +165,20 @@ const (
 	WarnStoreFailed
 )
 
-var warningNames = [...]string{"", "html", "content-type", "truncated", "no-store", "store-failed"}
-
-// String returns the warning's kebab-case name.
+// String returns the warning's kebab-case name; warning(0) for the zero
+// value, which is no warning.
 func (w Warning) String() string {
-	if w > 0 && int(w) < len(warningNames) {
-		return warningNames[w]
+	if w == 0 {
+		return "warning(0)"
 	}
-	return fmt.Sprintf("warning(%d)", uint8(w))
+	return warningEnum.String(w)
 }
 
 // MarshalText implements encoding.TextMarshaler.
 func (w Warning) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (w *Warning) UnmarshalText(b []byte) error {
-	return unmarshalEnum(b, warningNames[:], (*uint8)(w), "warning")
-}
-
-func unmarshalEnum(b []byte, names []string, dst *uint8, what string) error {
-	for i, n := range names {
-		if n != "" && n == string(b) {
-			*dst = uint8(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("robotsfetch: unknown %s %q", what, b)
-}
+func (w *Warning) UnmarshalText(b []byte) error { return warningEnum.Unmarshal(b, w) }
 
 // Outcome records one fetch of one origin's robots.txt and how it was read.
 // It is reported with every answer, so a crawler can explain any decision.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/rep-toolkit/rep/internal/enum"
 )
 
 // textEnum is one of the package's enums as its text methods see it.
@@ -65,7 +67,7 @@ func TestEnumNames(t *testing.T) {
 		{Case(10), "case(10)"}, {Case(255), "case(255)"},
 		// Warning 0 is no warning: the first is 1.
 		{Warning(1), "html"},
-		{Verdict(3), "verdict(3)"},
+		{Verdict(3), "class(3)"},
 		{Source(3), "source(3)"},
 		{Warning(0), "warning(0)"}, {Warning(6), "warning(6)"},
 	} {
@@ -78,13 +80,13 @@ func TestEnumNames(t *testing.T) {
 		back func(string) (textEnum, error)
 		want string
 	}{
-		{"bogus", caseBack, `robotsfetch: unknown case "bogus"`},
-		{"", caseBack, `robotsfetch: unknown case ""`},
-		{"Success", caseBack, `robotsfetch: unknown case "Success"`},
-		{"bogus", verdictBack, `robotsfetch: unknown verdict "bogus"`},
-		{"bogus", sourceBack, `robotsfetch: unknown source "bogus"`},
+		{"bogus", caseBack, `unknown case "bogus": use ` + enum.Or(caseEnum.List())},
+		{"", caseBack, `unknown case "": use ` + enum.Or(caseEnum.List())},
+		{"Success", caseBack, `unknown case "Success": use ` + enum.Or(caseEnum.List())},
+		{"bogus", verdictBack, `unknown class "bogus": use use-rules, allow-all or disallow-all`},
+		{"bogus", sourceBack, `unknown source "bogus": use network, revalidated or store`},
 		// Warning 0 has no name: the empty string is not it.
-		{"", warningBack, `robotsfetch: unknown warning ""`},
+		{"", warningBack, `unknown warning "": use html, content-type, truncated, no-store or store-failed`},
 	} {
 		if _, err := tt.back(tt.name); err == nil || err.Error() != tt.want {
 			t.Errorf("reading %q: %v, want %s", tt.name, err, tt.want)
