@@ -70,9 +70,9 @@ func NewRowFilter(rows func(fn func(*survey.Row) error) error, o Options, partia
 				}
 				c.t = t.UnixNano()
 			}
-			cl, ok := survey.ParseClass(r.Class)
-			if !ok {
-				return fmt.Errorf("row of %s: class %q", r.Host, r.Class)
+			cl, err := survey.ParseClass(r.Class)
+			if err != nil {
+				return fmt.Errorf("row of %s: %w", r.Host, err)
 			}
 			c.class = cl
 			caps[k] = c

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rep-toolkit/rep/internal/enum"
 	"github.com/rep-toolkit/rep/robotsfetch"
 	"github.com/rep-toolkit/rep/robotstxt"
 )
@@ -54,25 +55,14 @@ const (
 	ClassMissing                  // no capture, or a redirect to one not captured
 )
 
-var classNames = [...]string{"rules", "allow-all", "disallow-all", "missing"}
+var classNames = enum.New[Class]("class", "rules", "allow-all", "disallow-all", "missing")
 
 // String returns "rules", "allow-all", "disallow-all" or "missing".
-func (c Class) String() string {
-	if int(c) < len(classNames) {
-		return classNames[c]
-	}
-	return fmt.Sprintf("class(%d)", uint8(c))
-}
+func (c Class) String() string { return classNames.String(c) }
 
-// ParseClass reads a Class's String.
-func ParseClass(s string) (Class, bool) {
-	for i, n := range classNames {
-		if n == s {
-			return Class(i), true
-		}
-	}
-	return 0, false
-}
+// ParseClass reads a Class's String; an unknown name is an error listing
+// the valid ones.
+func ParseClass(s string) (Class, error) { return classNames.Parse(s) }
 
 // HostOf returns the host key (host[:port], lower case, IDNA ASCII, the
 // default port dropped) of an absolute http(s) URL or of a bare host name.

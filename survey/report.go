@@ -336,7 +336,7 @@ func (r *Report) WriteText(w io.Writer) error {
 
 func classText(m map[string]int) string {
 	var parts []string
-	for _, c := range classNames {
+	for _, c := range classNames.List() {
 		if m[c] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, m[c]))
 		}

@@ -239,3 +239,17 @@ func writeTable(t testing.TB, w *bytes.Buffer, caps []Capture, sep byte) {
 		w.WriteString(c.URL + "\t" + c.Time.Format(time.RFC3339) + "\t" + itoa(c.Status) + "\t" + c.Location + "\t" + EscapeTSV(string(c.Body)) + "\n")
 	}
 }
+
+// TestParseClass: every class reads back from its name; an unknown name
+// is an error that lists the valid ones (filter's rows say it so).
+func TestParseClass(t *testing.T) {
+	for _, c := range []Class{ClassRules, ClassAllowAll, ClassDisallowAll, ClassMissing} {
+		if got, err := ParseClass(c.String()); err != nil || got != c {
+			t.Errorf("ParseClass(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	_, err := ParseClass("use-rules")
+	if err == nil || err.Error() != `unknown class "use-rules": use rules, allow-all, disallow-all or missing` {
+		t.Errorf("ParseClass(use-rules): %v", err)
+	}
+}
