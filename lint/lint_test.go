@@ -510,8 +510,10 @@ lint/codes.go; do not edit. Run 'go test ./lint -run TestLintDocs -update'. -->
 it differently from what its author meant. Each finding has a stable code; ` + "`rep lint -explain CODE`" + `
 prints the text below.
 
-    rep lint [-agent NAME ...] [-engine ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif]
-             [-severity info|warning|error] FILE|URL|-
+    rep lint [-agent NAME ...] [-engine ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif] [-json]
+             [-severity info|warning|error] [-config FILE] [-disable CODE] [-enable CODE]
+             [-severity-of CODE=LEVEL] [-baseline FILE] [-write-baseline FILE] FILE|URL|-
+    rep lint -explain CODE
 
 - Text output is compiler-style, ` + "`robots.txt:12:1: warning: [code] message`" + `, with a hint below.
   ` + "`-format json`" + ` prints one object ` + "`{\"file\", \"profile\", \"diagnostics\": [{\"line\", \"column\", \"severity\", \"code\", \"message\", \"hint\"}], \"summary\", \"agents\"}`" + `;

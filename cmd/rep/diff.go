@@ -209,7 +209,7 @@ type crawlerSet struct {
 func addCrawlerSet(fs *flag.FlagSet, what string) *crawlerSet {
 	c := &crawlerSet{}
 	fs.Var(&c.agents, "agent", "crawler `NAME` or registry purpose (ai-training, search, ...) to "+what+"; repeatable, or comma-separated (default: every registry crawler, the files' tokens and *)")
-	c.eng = addEngineFlag(fs, "engine whose rules apply: `ENGINE` google, bing, yandex or rfc9309 (default: each crawler's own)")
+	c.eng = addEngineFlag(fs, "engine whose rules apply: `ENGINE` "+engine.Names+" (default: each crawler's own)")
 	return c
 }
 

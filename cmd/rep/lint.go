@@ -20,7 +20,7 @@ func init() {
 	register(&command{name: "lint", summary: "check a robots.txt for mistakes (text, JSON or SARIF)", run: runLint})
 }
 
-const lintUsage = `usage: rep lint [-agent NAME ...] [-engine google|bing|yandex|rfc9309] [-format text|json|sarif] [-json]
+const lintUsage = `usage: rep lint [-agent NAME ...] [-engine ENGINE] [-parser-only] [-allow-private] [-format text|json|sarif] [-json]
                 [-severity info|warning|error] [-config FILE] [-disable CODE] [-enable CODE]
                 [-severity-of CODE=LEVEL] [-baseline FILE] [-write-baseline FILE] FILE|URL|-
        rep lint -explain CODE
