@@ -89,16 +89,14 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, d)
 		return
 	}
-	// The diff's one shape (its own MarshalJSON), with "named" first.
+	// The diff's one shape (its own MarshalJSON: an object with fields
+	// always), with "named" first.
 	body, err := json.Marshal(d)
-	if err != nil || len(body) < 2 || body[0] != '{' {
+	named, nerr := json.Marshal(crawlAgentsJSON(agents))
+	if err != nil || nerr != nil {
 		writeError(w, http.StatusInternalServerError, "cannot render the comparison")
 		return
 	}
-	named, _ := json.Marshal(crawlAgentsJSON(agents))
 	out := append(append(append([]byte(`{"named":`), named...), ','), body[1:]...)
-	if body[1] == '}' { // an empty object: no comma before its end
-		out = append(append([]byte(`{"named":`), named...), '}')
-	}
 	writeJSON(w, http.StatusOK, json.RawMessage(out))
 }
