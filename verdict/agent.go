@@ -23,6 +23,10 @@ import (
 type Agent struct {
 	last atomic.Pointer[groupMemo] // the last file's group (see Group)
 	tell atomic.Pointer[noteCache] // its notes, worked out once (see NotesFor)
+	// the notes of Notes that hold only for some group choices (a
+	// fallback group, the * group ignored): NotesFor says them where they
+	// apply
+	fallbackNote, starNote string
 
 	// Name is the agent as given: a product token ("Googlebot"), a full
 	// User-Agent header, or a comma-separated fallback chain.
@@ -137,11 +141,13 @@ func NewAgent(name string, o AgentOptions) (*Agent, error) {
 	}
 	if !chain && len(c.RobotsFallback) > 0 {
 		a.Tokens = append(a.Tokens, c.RobotsFallback...)
-		a.Notes = append(a.Notes, fmt.Sprintf("%s falls back to the %s group when no group names it", a.Tokens[0], strings.Join(c.RobotsFallback, ", ")))
+		a.fallbackNote = fmt.Sprintf("%s falls back to the %s group when no group names it", a.Tokens[0], strings.Join(c.RobotsFallback, ", "))
+		a.Notes = append(a.Notes, a.fallbackNote)
 	}
 	if c.IgnoresStar {
 		a.IgnoresStar = true
-		a.Notes = append(a.Notes, fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Tokens[0]))
+		a.starNote = fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Tokens[0])
+		a.Notes = append(a.Notes, a.starNote)
 	}
 	if c.RobotsTxt == crawlers.No {
 		a.IgnoresRobots = true

@@ -109,22 +109,13 @@ func baseNotes(a *Agent, suggest []string) []string {
 	if len(suggest) > 0 {
 		out = append(out, unknownNote(a, suggest))
 	}
-	// rep.NewAgent's notes of the group choice, said whatever the file:
-	// replaced by forAgent with what applies.
-	var fallback, star string
-	if c := a.Crawler; c != nil {
-		if len(c.RobotsFallback) > 0 {
-			fallback = fmt.Sprintf("%s falls back to the %s group when no group names it", a.Token(), strings.Join(c.RobotsFallback, ", "))
-		}
-		if a.IgnoresStar {
-			star = fmt.Sprintf("%s ignores the * group: only a group naming it applies", a.Token())
-		}
-	}
 	if c := a.Crawler; c != nil && c.TokenOnly() && !a.ParserOnly {
 		out = append(out, fmt.Sprintf("%s is a robots.txt control token, not a crawler: no request carries it; its group controls what %s does with the pages its crawlers fetch, not what they fetch", a.Token(), operator(c)))
 	}
+	// NewAgent's notes of the group choice, said whatever the file:
+	// replaced by forAgent with what applies.
 	for _, n := range a.Notes {
-		if n != fallback && n != star {
+		if n != a.fallbackNote && n != a.starNote {
 			out = append(out, n)
 		}
 	}
