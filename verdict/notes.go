@@ -43,7 +43,7 @@ func NotesFor(a *Agent, g robotstxt.GroupMatch) []string {
 
 // notesFor is NotesFor worked out from nothing.
 func notesFor(a *Agent, g robotstxt.GroupMatch) []string {
-	return forAgent(a, baseNotes(a, Suggestions(a)), g)
+	return forAgent(a, baseNotes(a, suggestions(a)), g)
 }
 
 // noteCache gives the notes of one agent's answers, one after another (rep
@@ -55,9 +55,10 @@ func notesFor(a *Agent, g robotstxt.GroupMatch) []string {
 // answered from one file costs a comparison each and allocates nothing.
 // It is safe for concurrent use.
 type noteCache struct {
-	a    *Agent
-	base []string // the notes that hold whatever the group choice
-	last atomic.Pointer[told]
+	a       *Agent
+	suggest []string // Suggestions
+	base    []string // the notes that hold whatever the group choice
+	last    atomic.Pointer[told]
 }
 
 // told is the notes of one group choice.
@@ -67,7 +68,8 @@ type told struct {
 }
 
 func newNoteCache(a *Agent) *noteCache {
-	return &noteCache{a: a, base: slices.Clip(baseNotes(a, Suggestions(a)))}
+	s := suggestions(a)
+	return &noteCache{a: a, suggest: slices.Clip(s), base: slices.Clip(baseNotes(a, s))}
 }
 
 // notes returns a's own noteCache, made on first use: NotesFor and
@@ -155,7 +157,10 @@ func forAgent(a *Agent, base []string, g robotstxt.GroupMatch) []string {
 // for a door that says it elsewhere (on standard error) and leaves it out
 // of the notes it prints.
 func UnknownNote(a *Agent) string {
-	if s := Suggestions(a); len(s) > 0 {
+	if a == nil {
+		return ""
+	}
+	if s := a.notes().suggest; len(s) > 0 {
 		return unknownNote(a, s)
 	}
 	return ""
@@ -168,7 +173,16 @@ func unknownNote(a *Agent, suggest []string) string {
 // Suggestions returns the registry names a's name may be a misspelling of
 // (crawlers.Suggest): none when the registry knows the name, when a is a
 // fallback chain given in full, or when the registry was not asked.
+// The registry is asked once per agent; the list is the caller's own.
 func Suggestions(a *Agent) []string {
+	if a == nil {
+		return nil
+	}
+	return slices.Clone(a.notes().suggest)
+}
+
+// suggestions is Suggestions asked of the registry.
+func suggestions(a *Agent) []string {
 	if a == nil || a.Crawler != nil || a.ParserOnly || len(a.Tokens) != 1 {
 		return nil
 	}
