@@ -111,13 +111,19 @@ type crawlAgentJSON struct {
 func crawlAgentsJSON(agents []*rep.Agent) []crawlAgentJSON {
 	out := make([]crawlAgentJSON, 0, len(agents))
 	for _, a := range agents {
-		out = append(out, crawlAgentJSON{
-			Agent: a.Name, Kind: string(crawlers.KindOf(a.Crawler)), Engine: a.Engine.String(),
-			Notes:      verdict.NotesFor(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}), // no group yet: what holds whatever the file
-			DidYouMean: verdict.Suggestions(a),
-		})
+		out = append(out, crawlAgentOf(a))
 	}
 	return out
+}
+
+// crawlAgentOf describes a before any robots.txt is read: its notes are
+// those that hold whatever the file (no group chosen yet).
+func crawlAgentOf(a *rep.Agent) crawlAgentJSON {
+	return crawlAgentJSON{
+		Agent: a.Name, Kind: string(crawlers.KindOf(a.Crawler)), Engine: a.Engine.String(),
+		Notes:      verdict.NotesFor(a, robotstxt.GroupMatch{Via: robotstxt.ViaFetch}),
+		DidYouMean: verdict.Suggestions(a),
+	}
 }
 
 // serverSiteError is e with the hint a user of the web tester can act on:

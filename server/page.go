@@ -61,19 +61,13 @@ type pageValue struct {
 }
 
 type pageCrawler struct {
-	Agent string `json:"agent"`
-	// Kind is the crawler's kind (crawlers.Kind: search, ai-training,
-	// control-token, unknown...), as in a crawl's verdicts: it decides
-	// whether "indexable" means anything for it.
-	Kind string `json:"kind"`
-	// Engine is whose rules apply, robots.txt and page-level alike; Notes
-	// say what the crawler registry changed about this answer, only
-	// those that apply to it (verdict.NotesFor), as /api/check's do.
-	Engine string   `json:"engine"`
-	Notes  []string `json:"notes,omitempty"`
-	// DidYouMean are the registry names an unknown name may be a
-	// misspelling of (crawlers.Suggest), as in /api/check.
-	DidYouMean []string `json:"did_you_mean,omitempty"`
+	// The crawler as a crawl's start event gives it: its kind
+	// (crawlers.Kind: search, ai-training, control-token, unknown...),
+	// which decides whether "indexable" means anything for it; the engine
+	// whose rules apply, robots.txt and page-level alike; the notes that
+	// apply to this answer (verdict.NotesFor), as /api/check's do; and
+	// the registry names an unknown name may be a misspelling of.
+	crawlAgentJSON
 	// Meaning says, for a crawler that keeps no index (AI training, ads,
 	// a control token...), what robots.txt's answer means for it
 	// (crawlers.Kind.Refused or Allowed); empty for an indexer, whose
@@ -304,7 +298,7 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		pol := pg.Policy(strings.ToLower(a.Token()), a.MetaProfile(), s.cfg.Now())
 		pols = append(pols, pol)
 		kind := crawlers.KindOf(a.Crawler)
-		pc := pageCrawler{Agent: a.Name, Kind: string(kind), Engine: a.Engine.String(), DidYouMean: verdict.Suggestions(a), Values: policyValues(&pol)}
+		pc := pageCrawler{crawlAgentJSON: crawlAgentOf(a), Values: policyValues(&pol)}
 		for i, src := range pg.Sources {
 			if note := src.NotRead(a.MetaProfile()); note != "" && ruled[i] {
 				pc.NotRead = append(pc.NotRead, pageNotRead{Source: i, Where: src.String(), Note: note})
